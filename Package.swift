@@ -1,0 +1,73 @@
+// swift-tools-version: 6.0
+import Foundation
+import PackageDescription
+
+// RxAnatomy: a reactive core with RxSwift 6's API, a trace layer, a Graphviz renderer and lessons.
+//
+// RxCore is compiled in Swift 5 language mode: RxSwift's API (escaping closures stored in
+// sinks, observers called from any thread) predates Sendable checking, and the core's thread
+// safety comes from its own Mutex/Atomic discipline rather than the type checker.
+//
+// Setting RXANATOMY_NO_TRACE=1 in the environment compiles the trace hooks out of RxCore
+// (the `RX_NO_TRACE` condition). It exists only so Benchmarks/ can measure what the hooks cost
+// when tracing is off; nobody needs it otherwise.
+let noTrace = ProcessInfo.processInfo.environment["RXANATOMY_NO_TRACE"] == "1"
+let coreDefines: [SwiftSetting] = noTrace ? [.define("RX_NO_TRACE")] : []
+let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+/// One lesson of the workbook: `Chapters/NN-Topic/` built as executable `chapterNN`.
+func chapter(_ number: String, _ folder: String) -> Target {
+    .executableTarget(
+        name: "chapter\(number)",
+        dependencies: ["RxCore", "RxTesting", "Workbook"],
+        path: "Chapters/\(folder)",
+        exclude: ["README.md"],
+        swiftSettings: swift5
+    )
+}
+
+let chapters: [(String, String)] = [
+    ("02", "02-AnatomyOfASubscription"),
+]
+
+let package = Package(
+    name: "RxAnatomy",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "RxCore", targets: ["RxCore"]),
+        .library(name: "RxTesting", targets: ["RxTesting"]),
+        .library(name: "RxTrace", targets: ["RxTrace"]),
+        .library(name: "RxGraphviz", targets: ["RxGraphviz"]),
+        .executable(name: "rxtrace", targets: ["rxtrace"]),
+    ] + chapters.map { .executable(name: "chapter\($0.0)", targets: ["chapter\($0.0)"]) },
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "RxCore", swiftSettings: swift5 + coreDefines),
+        .target(name: "RxTesting", dependencies: ["RxCore"], swiftSettings: swift5),
+        .target(name: "RxTrace", dependencies: ["RxCore"], swiftSettings: swift5),
+        .systemLibrary(
+            name: "CGraphviz",
+            pkgConfig: "libgvc",
+            providers: [.apt(["libgraphviz-dev"])]
+        ),
+        .target(name: "RxGraphviz", dependencies: ["RxTrace", "CGraphviz"], swiftSettings: swift5),
+        .executableTarget(
+            name: "rxtrace",
+            dependencies: [
+                "RxTrace", "RxGraphviz",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swift5
+        ),
+        .target(name: "Workbook", dependencies: ["RxCore", "RxTesting", "RxTrace", "RxGraphviz"], swiftSettings: swift5),
+
+        .testTarget(name: "RxCoreTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
+        .testTarget(name: "RxTestingTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
+        .testTarget(name: "RxTraceTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),
+        .testTarget(name: "RxGraphvizTests", dependencies: ["RxCore", "RxTrace", "RxGraphviz"], swiftSettings: swift5),
+        .testTarget(name: "rxtraceTests", dependencies: ["RxCore", "RxTrace"], swiftSettings: swift5),
+        .testTarget(name: "ChapterTests", dependencies: ["Workbook"], swiftSettings: swift5),
+    ] + chapters.map { chapter($0.0, $0.1) }
+)

@@ -1,0 +1,124 @@
+import Synchronization
+
+/// Live-object counts, always on.
+///
+/// RxSwift keeps `Resources.total` behind a special build flag. Here every core object
+/// (observables, sinks, observers, disposables, subjects, scheduled items) is counted from birth
+/// to `deinit`, per type, so a test can say *which* operator leaked:
+///
+/// ```swift
+/// let before = Resources.snapshot()
+/// // … subscribe, dispose …
+/// print(Resources.snapshot().grown(since: before))   // ["MapSink": 1]
+/// ```
+public enum Resources {
+    /// Every live core object, all types together (RxSwift's `Resources.total`).
+    public static var total: Int32 {
+        Int32(truncatingIfNeeded: ResourceCounter.all().reduce(0) { $0 + $1.live })
+    }
+
+    /// Live objects per short type name (`"MapSink"`), types with zero left out.
+    public static var liveCounts: [String: Int] {
+        snapshot().counts
+    }
+
+    /// The per-type counts at this moment.
+    public static func snapshot() -> ResourceSnapshot {
+        var counts: [String: Int] = [:]
+        for counter in ResourceCounter.all() {
+            let live = counter.live
+            if live != 0 { counts[counter.name, default: 0] += live }
+        }
+        return ResourceSnapshot(counts: counts)
+    }
+
+    /// RxSwift spelling, kept so RxSwift code compiles: counts a resource that is not a core object.
+    @discardableResult
+    public static func incrementTotal() -> Int32 {
+        ResourceCounter.external.increment()
+        return total
+    }
+
+    /// RxSwift spelling; the partner of `incrementTotal()`.
+    @discardableResult
+    public static func decrementTotal() -> Int32 {
+        ResourceCounter.external.decrement()
+        return total
+    }
+}
+
+/// Live counts per type at one moment, with the difference between two moments.
+public struct ResourceSnapshot: Sendable, Equatable, CustomStringConvertible {
+    public let counts: [String: Int]
+
+    public init(counts: [String: Int]) { self.counts = counts }
+
+    public var total: Int { counts.values.reduce(0, +) }
+
+    /// Types whose live count changed since `earlier`, with the change (`+1 MapSink`).
+    public func grown(since earlier: ResourceSnapshot) -> [String: Int] {
+        var delta: [String: Int] = [:]
+        for name in Set(counts.keys).union(earlier.counts.keys) {
+            let d = (counts[name] ?? 0) - (earlier.counts[name] ?? 0)
+            if d != 0 { delta[name] = d }
+        }
+        return delta
+    }
+
+    public var description: String {
+        counts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+    }
+}
+
+/// One live counter per core type. Counters register themselves once and live forever.
+public final class ResourceCounter: Sendable {
+    public let name: String
+    private let count = Atomic<Int>(0)
+
+    private static let registry = Mutex<[ResourceCounter]>([])
+    private static let byType = Mutex<[ObjectIdentifier: ResourceCounter]>([:])
+    private static let byName = Mutex<[String: ResourceCounter]>([:])
+
+    /// A counter for `name`; the same name always gives the same counter.
+    public static func named(_ name: String) -> ResourceCounter {
+        byName.withLock { table in
+            if let existing = table[name] { return existing }
+            let counter = ResourceCounter(uncheckedName: name)
+            table[name] = counter
+            registry.withLock { $0.append(counter) }
+            return counter
+        }
+    }
+
+    /// The counter for a class, named by its short type name (`MapSink<Int, …>` → `MapSink`).
+    /// Cached per metatype; hot types pass an explicit counter instead to skip the lookup.
+    public static func forType(_ type: AnyObject.Type) -> ResourceCounter {
+        let key = ObjectIdentifier(type)
+        if let hit = byType.withLock({ $0[key] }) { return hit }
+        let counter = named(shortTypeName(type))
+        byType.withLock { $0[key] = counter }
+        return counter
+    }
+
+    static let external = ResourceCounter.named("External")
+
+    private init(uncheckedName name: String) { self.name = name }
+
+    static func all() -> [ResourceCounter] { registry.withLock { $0 } }
+
+    public var live: Int { count.load(ordering: .relaxed) }
+
+    @inline(__always)
+    func increment() { count.wrappingAdd(1, ordering: .relaxed) }
+
+    @inline(__always)
+    func decrement() { count.wrappingSubtract(1, ordering: .relaxed) }
+}
+
+/// `MapSink<Int, AnonymousObserver<Int>>` → `MapSink`; `Module.Outer.Inner` → `Inner`.
+public func shortTypeName(_ type: Any.Type) -> String {
+    var name = String(describing: type)
+    if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
+    if let dot = name.lastIndex(of: ".") { name = String(name[name.index(after: dot)...]) }
+    return name
+}

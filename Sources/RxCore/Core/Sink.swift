@@ -1,0 +1,90 @@
+import Synchronization
+
+/// The per-subscription worker of a `Producer` (step8 of 001): holds the downstream observer,
+/// forwards events to it with `forwardOn` until disposed, and disposes its `cancel` when done.
+open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
+    /// Downstream.
+    public let observer: Observer
+    /// The `SinkDisposer` of this subscription.
+    public let cancel: Cancelable
+    private let disposed = Atomic<Bool>(false)
+    let resourceCounter: ResourceCounter
+    /// Trace node id (0 when not traced).
+    public let traceID: UInt64
+    private let observerTraceID: UInt64
+
+    public init(observer: Observer, cancel: Cancelable, counter: ResourceCounter? = nil) {
+        let counter = counter ?? ResourceCounter.named("Sink")
+        self.observer = observer
+        self.cancel = cancel
+        self.resourceCounter = counter
+        if Tracing.isOn {
+            let context = RunContext.current
+            let id = rxBirth(counter, .sink, context?.callSite)
+            let downstream = traceNodeID(of: observer)
+            self.traceID = id
+            self.observerTraceID = downstream
+            if let producer = context?.producer {
+                traceStep(.`init`, from: producer, to: id)
+                traceEdge(producer, id, .run)
+            }
+            traceEdge(id, downstream, .forward)
+        } else {
+            counter.increment()
+            self.traceID = 0
+            self.observerTraceID = 0
+        }
+    }
+
+    deinit { rxDeath(resourceCounter, traceID) }
+
+    /// Sends `event` downstream unless this sink was disposed (step9 of 001).
+    @inline(__always)
+    public final func forwardOn(_ event: Event<Observer.Element>) {
+        if disposed.load(ordering: .relaxed) { return }
+        if traceID != 0 { traceForward(event) }
+        observer.on(event)
+    }
+
+    @inline(never)
+    private func traceForward(_ event: Event<Observer.Element>) {
+        guard let tracer = Tracing.active else { return }
+        tracer.step(.forwardOn, from: traceID, to: observerTraceID, detail: event.debugDescription)
+        if observerTraceID != 0 {
+            tracer.event(node: observerTraceID, kind: event.traceKind, value: event.traceValue)
+        }
+    }
+
+    /// Whether `dispose()` was called.
+    public final var isDisposed: Bool { disposed.load(ordering: .relaxed) }
+
+    /// An observer that forwards into this sink's `forwardOn`, for operators whose inner
+    /// subscriptions deliver straight downstream.
+    public final func forwarder() -> SinkForwarder<Observer> { SinkForwarder(forward: self) }
+
+    /// Marks the sink disposed and disposes the subscription's `SinkDisposer`.
+    open func dispose() {
+        if !disposed.exchange(true, ordering: .acquiringAndReleasing) {
+            traceDisposed(traceID)
+            cancel.dispose()
+        }
+    }
+}
+
+/// Forwards events into a sink's `forwardOn`: dispose on stop events.
+public struct SinkForwarder<Observer: ObserverType>: ObserverType {
+    public typealias Element = Observer.Element
+    private let forward: Sink<Observer>
+
+    init(forward: Sink<Observer>) { self.forward = forward }
+
+    public func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            forward.forwardOn(event)
+        case .error, .completed:
+            forward.forwardOn(event)
+            forward.cancel.dispose()
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Synchronization
+
+/// What `Producer.subscribe` returns: disposes the sink and the upstream subscription, whichever
+/// of "set" and "dispose" happens first (disposal can arrive before `run` has returned).
+public final class SinkDisposer: Cancelable, TraceIdentifiable {
+    private struct Flags {
+        static let sinkAndSubscriptionSet = 1
+        static let disposed = 2
+    }
+
+    private let state = Atomic<Int>(0)
+    private var sink: Disposable?
+    private var subscription: Disposable?
+    /// Trace node id (0 when not traced).
+    public let traceID: UInt64
+
+    init(callSite: CallSite?) {
+        traceID = rxBirth(.sinkDisposer, .disposable, callSite)
+    }
+
+    deinit { rxDeath(.sinkDisposer, traceID) }
+
+    public var isDisposed: Bool {
+        state.load(ordering: .acquiring) & Flags.disposed != 0
+    }
+
+    func setSinkAndSubscription(sink: Disposable, subscription: Disposable) {
+        self.sink = sink
+        self.subscription = subscription
+        if traceID != 0 {
+            traceStep(.setSinkAndSubscription, from: traceID, to: traceID)
+            traceEdge(traceID, traceNodeID(of: sink), .owns)
+            traceEdge(traceID, traceNodeID(of: subscription), .owns)
+        }
+
+        let previous = state.bitwiseOr(Flags.sinkAndSubscriptionSet, ordering: .acquiringAndReleasing).oldValue
+        precondition(previous & Flags.sinkAndSubscriptionSet == 0, "Sink and subscription were already set")
+        if previous & Flags.disposed != 0 {
+            sink.dispose()
+            subscription.dispose()
+            self.sink = nil
+            self.subscription = nil
+        }
+    }
+
+    public func dispose() {
+        let previous = state.bitwiseOr(Flags.disposed, ordering: .acquiringAndReleasing).oldValue
+        if previous & Flags.disposed != 0 { return }
+        traceDisposed(traceID)
+        if previous & Flags.sinkAndSubscriptionSet != 0 {
+            guard let sink = self.sink, let subscription = self.subscription else {
+                preconditionFailure("SinkDisposer: sink and subscription not set")
+            }
+            traceStep(.dispose, from: traceID, to: traceNodeID(of: sink))
+            sink.dispose()
+            traceStep(.dispose, from: traceID, to: traceNodeID(of: subscription))
+            subscription.dispose()
+            self.sink = nil
+            self.subscription = nil
+        }
+    }
+}
+

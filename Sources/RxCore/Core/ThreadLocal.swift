@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value per thread, created on first use and released when the thread exits.
+final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
+    private var key = pthread_key_t()
+    private let make: () -> Value
+
+    init(_ make: @escaping () -> Value) {
+        self.make = make
+        pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            #else
+            if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+            #endif
+        }
+    }
+
+    /// This thread's value.
+    @inline(__always)
+    var value: Value {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let fresh = make()
+        pthread_setspecific(key, Unmanaged.passRetained(fresh as AnyObject).toOpaque())
+        return fresh
+    }
+
+    /// This thread's value if it was made already.
+    @inline(__always)
+    var existing: Value? {
+        guard let pointer = pthread_getspecific(key) else { return nil }
+        return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
+    }
+}

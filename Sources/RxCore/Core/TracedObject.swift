@@ -1,0 +1,50 @@
+/// Birth and death bookkeeping shared by every counted core object.
+///
+/// Each counted class stores a `ResourceCounter` and a trace id; `rxBirth` counts it and,
+/// when tracing, registers the node; `rxDeath` (from `deinit`) undoes both.
+@inline(__always)
+func rxBirth(_ counter: ResourceCounter, _ kind: TraceNodeKind, _ callSite: CallSite?) -> UInt64 {
+    counter.increment()
+    guard let tracer = Tracing.active else { return 0 }
+    return tracer.node(kind: kind, type: counter.name, callSite: callSite)
+}
+
+@inline(__always)
+func rxDeath(_ counter: ResourceCounter, _ id: UInt64) {
+    counter.decrement()
+    if id != 0, let tracer = Tracing.active { tracer.deinitialized(id) }
+}
+
+/// Records `call` from `caller` to `callee` when tracing.
+@inline(__always)
+func traceStep(_ call: TraceCall, from caller: UInt64, to callee: UInt64, _ detail: @autoclosure () -> String? = nil) {
+    if let tracer = Tracing.active { tracer.step(call, from: caller, to: callee, detail: detail()) }
+}
+
+@inline(__always)
+func traceEdge(_ from: UInt64, _ to: UInt64, _ relation: TraceRelation) {
+    if from != 0, to != 0, let tracer = Tracing.active { tracer.edge(from: from, to: to, relation: relation) }
+}
+
+@inline(__always)
+func traceDisposed(_ id: UInt64) {
+    if id != 0, let tracer = Tracing.active { tracer.disposed(id) }
+}
+
+/// The counters of the hottest core types, so their births skip the by-type lookup.
+extension ResourceCounter {
+    static let sinkDisposer = named("SinkDisposer")
+    static let anonymousObservable = named("AnonymousObservable")
+    static let anonymousObservableSink = named("AnonymousObservableSink")
+    static let anonymousObserver = named("AnonymousObserver")
+    static let anonymousDisposable = named("AnonymousDisposable")
+    static let binaryDisposable = named("BinaryDisposable")
+    static let compositeDisposable = named("CompositeDisposable")
+    static let nopDisposable = named("NopDisposable")
+    static let map = named("Map")
+    static let mapSink = named("MapSink")
+    static let filter = named("Filter")
+    static let filterSink = named("FilterSink")
+    static let scheduledItem = named("ScheduledItem")
+    static let subscriptionDisposable = named("SubscriptionDisposable")
+}

@@ -1,0 +1,119 @@
+import Synchronization
+
+/// Factory of the common disposables.
+public enum Disposables {}
+
+/// A disposable that does nothing. Shared when tracing is off; a fresh traced node when on,
+/// so the diagram can show the handler's `Disposables.create()`.
+struct NopDisposable: Disposable {
+    static let noOp: Disposable = NopDisposable()
+    func dispose() {}
+}
+
+final class TracedNopDisposable: DisposeBase, Disposable {
+    init(callSite: CallSite) { super.init(counter: .nopDisposable, callSite: callSite) }
+    func dispose() { traceDisposed(traceID) }
+}
+
+extension Disposables {
+    /// A disposable that does nothing on dispose.
+    public static func create(file: StaticString = #fileID, line: UInt = #line) -> Disposable {
+        if Tracing.isOn { return TracedNopDisposable(callSite: CallSite(file, line)) }
+        return NopDisposable.noOp
+    }
+
+    /// A disposable that runs `dispose` once, on the first `dispose()`.
+    public static func create(with dispose: @escaping () -> Void, file: StaticString = #fileID, line: UInt = #line) -> Cancelable {
+        AnonymousDisposable(dispose, callSite: CallSite(file, line))
+    }
+
+    /// Disposes both.
+    public static func create(_ disposable1: Disposable, _ disposable2: Disposable) -> Cancelable {
+        BinaryDisposable(disposable1, disposable2)
+    }
+
+    /// Disposes all three.
+    public static func create(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable) -> Cancelable {
+        CompositeDisposable(disposable1, disposable2, disposable3)
+    }
+
+    /// Disposes all of them.
+    public static func create(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposables: Disposable...) -> Cancelable {
+        CompositeDisposable(disposables: [disposable1, disposable2, disposable3] + disposables)
+    }
+
+    /// Disposes all of them.
+    public static func create(_ disposables: [Disposable]) -> Cancelable {
+        switch disposables.count {
+        case 2: return BinaryDisposable(disposables[0], disposables[1])
+        default: return CompositeDisposable(disposables: disposables)
+        }
+    }
+}
+
+/// Runs an action once, on the first dispose.
+final class AnonymousDisposable: DisposeBase, Cancelable {
+    private let action: Mutex<(() -> Void)?>
+
+    init(_ action: @escaping () -> Void, callSite: CallSite? = nil) {
+        self.action = Mutex(action)
+        super.init(counter: .anonymousDisposable, callSite: callSite)
+    }
+
+    var isDisposed: Bool { action.withLock { $0 == nil } }
+
+    func dispose() {
+        guard let action = action.withLock({ state -> (() -> Void)? in
+            defer { state = nil }
+            return state
+        }) else { return }
+        traceDisposed(traceID)
+        action()
+    }
+}
+
+/// Disposes two disposables once: what `subscribe(onNext:…)` returns.
+final class BinaryDisposable: DisposeBase, Cancelable {
+    private let disposables: Mutex<(Disposable, Disposable)?>
+
+    init(_ disposable1: Disposable, _ disposable2: Disposable) {
+        disposables = Mutex((disposable1, disposable2))
+        super.init(counter: .binaryDisposable)
+        if traceID != 0 {
+            traceEdge(traceID, traceNodeID(of: disposable1), .owns)
+            traceEdge(traceID, traceNodeID(of: disposable2), .owns)
+        }
+    }
+
+    var isDisposed: Bool { disposables.withLock { $0 == nil } }
+
+    func dispose() {
+        guard let pair = disposables.withLock({ state -> (Disposable, Disposable)? in
+            defer { state = nil }
+            return state
+        }) else { return }
+        traceDisposed(traceID)
+        traceStep(.dispose, from: traceID, to: traceNodeID(of: pair.0))
+        pair.0.dispose()
+        traceStep(.dispose, from: traceID, to: traceNodeID(of: pair.1))
+        pair.1.dispose()
+    }
+}
+
+/// Reports whether it was disposed.
+public final class BooleanDisposable: DisposeBase, Cancelable {
+    /// An already disposed instance.
+    public static let BooleanDisposableTrue = BooleanDisposable(isDisposed: true)
+    private let disposed: Atomic<Bool>
+
+    public init(isDisposed: Bool = false) {
+        disposed = Atomic(isDisposed)
+        super.init(counter: ResourceCounter.named("BooleanDisposable"))
+    }
+
+    public var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    public func dispose() {
+        if !disposed.exchange(true, ordering: .acquiringAndReleasing) { traceDisposed(traceID) }
+    }
+}

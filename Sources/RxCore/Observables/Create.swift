@@ -1,0 +1,73 @@
+import Synchronization
+
+extension ObservableType {
+    /// A sequence whose subscribe is `subscribe` (step4 of 001).
+    ///
+    /// ```swift
+    /// let observable = Observable<String>.create { observer in
+    ///     observer.onNext("mojito")
+    ///     return Disposables.create()
+    /// }
+    /// ```
+    public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        AnonymousObservable(subscribe, callSite: CallSite(file, line))
+    }
+}
+
+/// The `Producer` behind `create` (step5 of 001): keeps the subscribe handler and runs it for
+/// each subscriber through an `AnonymousObservableSink`.
+final class AnonymousObservable<Element>: Producer<Element> {
+    typealias SubscribeHandler = (AnyObserver<Element>) -> Disposable
+
+    let subscribeHandler: SubscribeHandler
+
+    init(_ subscribeHandler: @escaping SubscribeHandler, callSite: CallSite?) {
+        self.subscribeHandler = subscribeHandler
+        super.init(counter: .anonymousObservable, callSite: callSite)
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = AnonymousObservableSink(observer: observer, cancel: cancel)
+        let subscription = sink.run(self)
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+/// The sink of `create` (step8 of 001): the `AnyObserver` handed to the handler points here;
+/// it forwards events downstream and stops after the first stop event.
+final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+    typealias Parent = AnonymousObservable<Element>
+
+    private let isStopped = Atomic<Bool>(false)
+
+    override init(observer: Observer, cancel: Cancelable, counter: ResourceCounter? = nil) {
+        super.init(observer: observer, cancel: cancel, counter: .anonymousObservableSink)
+    }
+
+    func on(_ event: Event<Element>) {
+        if traceID != 0 { traceOn(event) }
+        switch event {
+        case .next:
+            if isStopped.load(ordering: .relaxed) { return }
+            forwardOn(event)
+        case .error, .completed:
+            if !isStopped.exchange(true, ordering: .acquiringAndReleasing) {
+                forwardOn(event)
+                dispose()
+            }
+        }
+    }
+
+    @inline(never)
+    private func traceOn(_ event: Event<Element>) {
+        guard let tracer = Tracing.active else { return }
+        tracer.step(.on, from: 0, to: traceID, detail: event.debugDescription)
+        tracer.event(node: traceID, kind: event.traceKind, value: event.traceValue)
+    }
+
+    func run(_ parent: Parent) -> Disposable {
+        traceStep(.handler, from: traceID, to: parent.traceID, "AnyObserver(sink)")
+        return parent.subscribeHandler(AnyObserver(self))
+    }
+}

@@ -1,0 +1,50 @@
+extension ObservableType {
+    /// No elements, just `completed`.
+    public static func empty(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        Empty(callSite: CallSite(file, line))
+    }
+
+    /// Never says anything.
+    public static func never(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        NeverProducer(callSite: CallSite(file, line))
+    }
+
+    /// Fails at once with `error`.
+    public static func error(_ error: Swift.Error, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        ErrorProducer(error: error, callSite: CallSite(file, line))
+    }
+}
+
+final class Empty<Element>: Producer<Element> {
+    init(callSite: CallSite?) { super.init(counter: ResourceCounter.named("Empty"), callSite: callSite) }
+
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
+        observer.on(.completed)
+        return Disposables.create()
+    }
+}
+
+final class NeverProducer<Element>: Producer<Element> {
+    init(callSite: CallSite?) { super.init(counter: ResourceCounter.named("Never"), callSite: callSite) }
+
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
+        return Disposables.create()
+    }
+}
+
+final class ErrorProducer<Element>: Producer<Element> {
+    private let error: Swift.Error
+
+    init(error: Swift.Error, callSite: CallSite?) {
+        self.error = error
+        super.init(counter: ResourceCounter.named("Error"), callSite: callSite)
+    }
+
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
+        observer.on(.error(error))
+        return Disposables.create()
+    }
+}

@@ -1,0 +1,57 @@
+extension ObservableType {
+    /// Lets through only the elements for which `predicate` is true.
+    ///
+    /// ```swift
+    /// Observable.of(1, 2, 3, 4).filter { $0.isMultiple(of: 2) }   // 2, 4
+    /// ```
+    public func filter(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        Filter(source: asObservable(), predicate: predicate, callSite: CallSite(file, line))
+    }
+}
+
+final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Predicate = (Element) throws -> Bool
+    typealias Element = Observer.Element
+
+    private let predicate: Predicate
+
+    init(predicate: @escaping Predicate, observer: Observer, cancel: Cancelable) {
+        self.predicate = predicate
+        super.init(observer: observer, cancel: cancel, counter: .filterSink)
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let value):
+            do {
+                if try predicate(value) { forwardOn(.next(value)) }
+            } catch let e {
+                forwardOn(.error(e))
+                dispose()
+            }
+        case .completed, .error:
+            forwardOn(event)
+            dispose()
+        }
+    }
+}
+
+final class Filter<Element>: Producer<Element> {
+    typealias Predicate = (Element) throws -> Bool
+
+    private let source: Observable<Element>
+    private let predicate: Predicate
+
+    init(source: Observable<Element>, predicate: @escaping Predicate, callSite: CallSite?) {
+        self.source = source
+        self.predicate = predicate
+        super.init(counter: .filter, callSite: callSite)
+        traceSource(source)
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = FilterSink(predicate: predicate, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscription)
+    }
+}

@@ -1,0 +1,28 @@
+extension ObservableType {
+    /// One element, then `completed`.
+    public static func just(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        Just(element: element, callSite: CallSite(file, line))
+    }
+
+    /// One element, then `completed`, both delivered on `scheduler`.
+    public static func just(_ element: Element, scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        ObservableSequence(elements: CollectionOfOne(element), scheduler: scheduler, callSite: CallSite(file, line))
+    }
+}
+
+/// `just` delivers straight from `subscribe`: there is nothing to cancel, so no sink is made.
+final class Just<Element>: Producer<Element> {
+    private let element: Element
+
+    init(element: Element, callSite: CallSite?) {
+        self.element = element
+        super.init(counter: ResourceCounter.named("Just"), callSite: callSite)
+    }
+
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
+        observer.on(.next(element))
+        observer.on(.completed)
+        return Disposables.create()
+    }
+}

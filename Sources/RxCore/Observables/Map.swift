@@ -1,0 +1,62 @@
+extension ObservableType {
+    /// Transforms each element with `transform` (002: a `Map` producer with a `MapSink`).
+    ///
+    /// ```swift
+    /// Observable.of(1, 2, 3, 4).map { $0 + 2 }   // 3, 4, 5, 6
+    /// ```
+    public func map<Result>(_ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line) -> Observable<Result> {
+        Map(source: asObservable(), transform: transform, callSite: CallSite(file, line))
+    }
+}
+
+final class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Transform = (SourceType) throws -> ResultType
+    typealias ResultType = Observer.Element
+    typealias Element = SourceType
+
+    private let transform: Transform
+
+    init(transform: @escaping Transform, observer: Observer, cancel: Cancelable) {
+        self.transform = transform
+        super.init(observer: observer, cancel: cancel, counter: .mapSink)
+    }
+
+    func on(_ event: Event<SourceType>) {
+        switch event {
+        case .next(let element):
+            do {
+                let mappedElement = try transform(element)
+                forwardOn(.next(mappedElement))
+            } catch let e {
+                forwardOn(.error(e))
+                dispose()
+            }
+        case .error(let error):
+            forwardOn(.error(error))
+            dispose()
+        case .completed:
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+}
+
+final class Map<SourceType, ResultType>: Producer<ResultType> {
+    typealias Transform = (SourceType) throws -> ResultType
+
+    private let source: Observable<SourceType>
+    private let transform: Transform
+
+    init(source: Observable<SourceType>, transform: @escaping Transform, callSite: CallSite?) {
+        self.source = source
+        self.transform = transform
+        super.init(counter: .map, callSite: callSite)
+        traceSource(source)
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+        let sink = MapSink(transform: transform, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscription)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Runs work on the current thread, queueing work scheduled while other work runs there:
+/// the "trampoline" of 000. The first `schedule` on a thread runs its action at once and then
+/// drains whatever that action queued; nested `schedule` calls only enqueue.
+public final class CurrentThreadScheduler: ImmediateSchedulerType, @unchecked Sendable {
+    /// The singleton.
+    public static let instance = CurrentThreadScheduler()
+
+    private final class Trampoline {
+        var isRunning = false
+        var queue: [any TrampolineItem] = []
+        var head = 0
+    }
+
+    private static let trampoline = ThreadLocal<Trampoline> { Trampoline() }
+
+    private init() {}
+
+    /// True when no trampoline is running on this thread, so a `schedule` call must start one
+    /// (000: `CurrentThreadScheduler.isScheduleRequired`).
+    public static var isScheduleRequired: Bool {
+        !(trampoline.existing?.isRunning ?? false)
+    }
+
+    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let trampoline = Self.trampoline.value
+        if trampoline.isRunning {
+            let item = ScheduledItem { action(state) }
+            trampoline.queue.append(item)
+            return item
+        }
+        return Self.runTrampoline(trampoline) { action(state) }
+    }
+
+    /// Queues `item` behind the work already queued on this thread, starting the trampoline if
+    /// none runs. Sequence sinks queue themselves once per element, with no allocation.
+    static func enqueue(_ item: any TrampolineItem) {
+        let trampoline = trampoline.value
+        if trampoline.isRunning {
+            trampoline.queue.append(item)
+        } else {
+            _ = runTrampoline(trampoline) {
+                item.invoke()
+                return NopDisposable.noOp
+            }
+        }
+    }
+
+    private static func runTrampoline(_ trampoline: Trampoline, first action: () -> Disposable) -> Disposable {
+        trampoline.isRunning = true
+        defer {
+            trampoline.isRunning = false
+            trampoline.queue.removeAll(keepingCapacity: true)
+            trampoline.head = 0
+        }
+        let disposable = action()
+        while trampoline.head < trampoline.queue.count {
+            let item = trampoline.queue[trampoline.head]
+            trampoline.head += 1
+            if trampoline.head >= 1024 && trampoline.head * 2 >= trampoline.queue.count {
+                trampoline.queue.removeFirst(trampoline.head)
+                trampoline.head = 0
+            }
+            if item.isDisposed { continue }
+            item.invoke()
+        }
+        return disposable
+    }
+}
+
+/// Work the trampoline can run.
+protocol TrampolineItem: AnyObject {
+    var isDisposed: Bool { get }
+    func invoke()
+}
+
+/// Work queued on a scheduler: runs once unless disposed first; disposing it after it ran
+/// disposes what the work returned.
+public final class ScheduledItem: Cancelable, TraceIdentifiable, TrampolineItem {
+    private let action: () -> Disposable
+    private let disposable = SingleAssignmentDisposable()
+    /// Trace node id (0 when not traced).
+    public let traceID: UInt64
+
+    init(_ action: @escaping () -> Disposable) {
+        self.action = action
+        traceID = rxBirth(.scheduledItem, .scheduled, nil)
+    }
+
+    deinit { rxDeath(.scheduledItem, traceID) }
+
+    func invoke() {
+        disposable.setDisposable(action())
+    }
+
+    public var isDisposed: Bool { disposable.isDisposed }
+
+    public func dispose() { disposable.dispose() }
+}

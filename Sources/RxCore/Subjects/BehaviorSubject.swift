@@ -1,0 +1,90 @@
+import Foundation
+
+/// Holds a current value: each new subscriber gets it first, then every later event.
+public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable, SubjectUnsubscribing {
+    public typealias SubjectObserverType = BehaviorSubject<Element>
+
+    // Recursive: a subscriber's first value is sent while subscribing, and its handler may
+    // send to this subject again, as RxSwift allows.
+    private let lock = NSRecursiveLock()
+    private var observers = ObserverList<Element>()
+    private var element: Element
+    private var stoppedEvent: Event<Element>?
+    private var disposed = false
+
+    /// A subject whose current value is `value`.
+    public init(value: Element, file: StaticString = #fileID, line: UInt = #line) {
+        self.element = value
+        super.init(kind: .subject, counter: ResourceCounter.named("BehaviorSubject"), callSite: CallSite(file, line))
+    }
+
+    /// Whether anyone is subscribed.
+    public var hasObservers: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return !observers.isEmpty
+    }
+
+    public var isDisposed: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return disposed
+    }
+
+    /// The current value; throws the error it failed with, or `RxError.disposed`.
+    public func value() throws -> Element {
+        lock.lock(); defer { lock.unlock() }
+        if disposed { throw RxError.disposed(object: self) }
+        if let error = stoppedEvent?.error { throw error }
+        return element
+    }
+
+    public func on(_ event: Event<Element>) {
+        traceReceived(event)
+        lock.lock()
+        if disposed || stoppedEvent != nil {
+            lock.unlock()
+            return
+        }
+        let handlers = observers.handlers
+        switch event {
+        case .next(let value):
+            element = value
+        case .error, .completed:
+            stoppedEvent = event
+            observers.removeAll()
+        }
+        lock.unlock()
+        for handler in handlers { handler(event) }
+    }
+
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        traceSubscribe(observer)
+        lock.lock(); defer { lock.unlock() }
+        if disposed {
+            observer.on(.error(RxError.disposed(object: self)))
+            return Disposables.create()
+        }
+        if let stoppedEvent {
+            observer.on(stoppedEvent)
+            return Disposables.create()
+        }
+        let key = observers.insert(observer.on)
+        observer.on(.next(element))
+        return SubscriptionDisposable(owner: self, key: key)
+    }
+
+    func unsubscribe(_ key: Int) {
+        lock.lock(); defer { lock.unlock() }
+        observers.remove(key)
+    }
+
+    public func asObserver() -> BehaviorSubject<Element> { self }
+
+    public func dispose() {
+        lock.lock()
+        disposed = true
+        observers.removeAll()
+        stoppedEvent = nil
+        lock.unlock()
+        traceDisposed(traceID)
+    }
+}
