@@ -37,3 +37,11 @@ release: deps
 
 clean:
 	rm -rf .build
+
+## Benchmarks (release, their own package under Benchmarks/).
+bench: deps
+	cd Benchmarks && $(SWIFT) run -c release CoreBench
+
+# --- chapters (make chapter N=02, make chapters, make diagrams) ---
+
+# --- thread sanitizer (make tsan) ---

@@ -1,5 +1,5 @@
 import Foundation
-import RxCore
+
 
 /// A recorded run: the subscription graph (nodes, edges), the ordered calls of the subscribe
 /// flow (steps), the events, and live resource counts over time.
@@ -180,5 +180,33 @@ public struct DroppedCounts: Codable, Equatable, Hashable, Sendable {
         self.steps = steps
         self.events = events
         self.resources = resources
+    }
+}
+
+extension TraceDocument {
+    /// The document as JSON (keys sorted, so the same trace always gives the same bytes).
+    public func jsonData(pretty: Bool = false) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted] : [.sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// Writes the JSON to `url` through a temporary file renamed into place, so a reader never
+    /// sees half a trace.
+    public func write(to url: URL) throws {
+        let data = try jsonData()
+        let directory = url.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        try data.write(to: temporary)
+        do {
+            if FileManager.default.fileExists(atPath: url.path) {
+                _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+            } else {
+                try FileManager.default.moveItem(at: temporary, to: url)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
     }
 }

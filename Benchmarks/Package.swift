@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Benchmarks live in their own package so users of RxAnatomy never build OpenCombine.
+// Run with `make bench` (release build); each executable prints ratios measured in one run.
+let package = Package(
+    name: "RxAnatomyBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "CoreBench",
+            dependencies: [
+                .product(name: "RxCore", package: "RxAnatomy"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+    ]
+)

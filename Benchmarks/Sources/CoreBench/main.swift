@@ -1,0 +1,1 @@
+print("CoreBench: not written yet")
