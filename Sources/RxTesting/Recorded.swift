@@ -50,7 +50,7 @@ extension Recorded {
 /// Events are equal when they are the same case with equal elements; errors are equal when they
 /// have the same type and the same description (and, for `NSError`s, the same domain and code),
 /// which is how RxTest compares errors that are not `Equatable`.
-extension Event: @retroactive Equatable where Element: Equatable {
+extension Event: Equatable where Element: Equatable {
     public static func == (lhs: Event<Element>, rhs: Event<Element>) -> Bool {
         switch (lhs, rhs) {
         case (.completed, .completed): return true
