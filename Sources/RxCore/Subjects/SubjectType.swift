@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Something that is both an observable and (through `asObserver()`) an observer.
 public protocol SubjectType: ObservableType {
@@ -65,8 +66,7 @@ struct ObserverList<Element> {
 final class SubscriptionDisposable: DisposeBase, Disposable {
     private weak var owner: SubjectUnsubscribing?
     private let key: Int
-    private var isDisposed = false
-    private let lock = NSLock()
+    private let disposed = Atomic<Bool>(false)
 
     init(owner: SubjectUnsubscribing, key: Int) {
         self.owner = owner
@@ -75,13 +75,7 @@ final class SubscriptionDisposable: DisposeBase, Disposable {
     }
 
     func dispose() {
-        lock.lock()
-        let first = !isDisposed
-        isDisposed = true
-        let owner = self.owner
-        self.owner = nil
-        lock.unlock()
-        guard first else { return }
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         traceDisposed(traceID)
         owner?.unsubscribe(key)
     }
