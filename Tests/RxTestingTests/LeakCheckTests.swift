@@ -7,7 +7,7 @@ private final class Keeper: @unchecked Sendable {
     var objects: [Any] = []
 }
 
-@Suite(.serialized)
+@Suite(.serialized, .noLeaks)
 struct LeakCheckTests {
     @Test func passesWhenEverythingIsReleased() {
         let grown = assertNoLeaks {
