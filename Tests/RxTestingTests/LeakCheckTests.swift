@@ -32,6 +32,8 @@ struct LeakCheckTests {
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("leaked:") && $0.rawValue.contains("+1 MapSink") }
         }
+        // Dropping the references is not enough: the subscription lives until disposed.
+        keeper.objects.compactMap { $0 as? Disposable }.forEach { $0.dispose() }
         keeper.objects.removeAll()
     }
 
