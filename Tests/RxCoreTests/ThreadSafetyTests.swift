@@ -146,4 +146,52 @@ struct ThreadSafetyTests {
         // Every disposable is disposed exactly once: removed, by dispose(), or on insertion.
         #expect(disposals.count == Self.threads * 200)
     }
+
+    @Test func observerBaseLetsExactlyOneStopEventThrough() {
+        for _ in 0..<50 {
+            let log = EventLog<Int>()
+            let observer = AnonymousObserver<Int> { log.on($0) }
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+                if thread % 2 == 0 { observer.onCompleted() } else { observer.onError(TestError()) }
+            }
+            #expect(log.events.count == 1)
+        }
+    }
+
+    @Test func disposingOneSubscriptionFromManyThreadsDisposesOnce() {
+        for _ in 0..<50 {
+            let disposals = Collected<Int>()
+            let subscription = Observable<Int>.create { _ in Disposables.create { disposals.append(1) } }
+                .map { $0 }
+                .subscribe(onNext: { _ in })
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in subscription.dispose() }
+            #expect(disposals.count == 1)
+        }
+    }
+
+    /// One sender counts up; subscribers join concurrently. Each must see the value current at
+    /// its subscription, then every later value, in order, with no gap or repeat.
+    @Test func behaviorSubjectSubscribersSeeAnUnbrokenSuffix() {
+        let subject = BehaviorSubject(value: 0)
+        let logs = (0..<4).map { _ in EventLog<Int>() }
+        let subscriptions = Collected<Disposable>()
+        DispatchQueue.concurrentPerform(iterations: 5) { thread in
+            if thread == 0 {
+                for i in 1...Self.perThread { subject.onNext(i) }
+                subject.onCompleted()
+            } else {
+                subscriptions.append(subject.subscribe(logs[thread - 1]))
+            }
+        }
+        for log in logs {
+            let elements = log.events.compactMap(\.element)
+            #expect(log.events.last == .completed)
+            // A subscriber that came after the completion gets only `completed`.
+            if let first = elements.first {
+                let unbroken = elements == Array(first...Self.perThread)
+                #expect(unbroken, "elements \(first)… are not consecutive up to \(Self.perThread)")
+            }
+        }
+        subscriptions.all.forEach { $0.dispose() }
+    }
 }
