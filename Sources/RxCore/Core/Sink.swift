@@ -46,6 +46,27 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
         observer.on(event)
     }
 
+    /// `forwardOn(.next(element))` without building the `Event`: the hot path of every sink.
+    @inline(__always)
+    public final func forwardNext(_ element: Observer.Element) {
+        if disposed.load(ordering: .relaxed) { return }
+        if traceID != 0 { traceForwardNext(element) }
+        observer.onNext(element)
+    }
+
+    /// `forwardOn(.error(error))` then `dispose()`: the failure path of a transform, kept out
+    /// of line so the element path never sets up an `Event`.
+    @inline(never)
+    public final func forwardErrorAndDispose(_ error: Swift.Error) {
+        forwardOn(.error(error))
+        dispose()
+    }
+
+    @inline(never)
+    private func traceForwardNext(_ element: Observer.Element) {
+        traceForward(.next(element))
+    }
+
     @inline(never)
     private func traceForward(_ event: Event<Observer.Element>) {
         guard let tracer = Tracing.active else { return }
@@ -77,6 +98,10 @@ public struct SinkForwarder<Observer: ObserverType>: ObserverType {
     private let forward: Sink<Observer>
 
     init(forward: Sink<Observer>) { self.forward = forward }
+
+    public func onNext(_ element: Element) {
+        forward.forwardNext(element)
+    }
 
     public func on(_ event: Event<Element>) {
         switch event {

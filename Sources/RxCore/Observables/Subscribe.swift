@@ -43,7 +43,7 @@ extension ObservableType {
                 onCompleted?()
                 disposable.dispose()
             }
-        }, callSite: CallSite(file, line))
+        }, next: { onNext?($0) }, callSite: CallSite(file, line))
         return Disposables.create(asObservable().subscribe(observer), disposable)
     }
 

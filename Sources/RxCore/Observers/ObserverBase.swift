@@ -36,6 +36,32 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable {
         }
     }
 
+    /// `on(.next(element))` without building the `Event` unless a subclass needs one.
+    public final func onNext(_ element: Element) {
+        if !isStopped.load(ordering: .relaxed) {
+            if traceID != 0 { traceNext(element, stopped: false) }
+            onNextCore(element)
+        } else if traceID != 0 {
+            traceNext(element, stopped: true)
+        }
+    }
+
+    @inline(never)
+    private func traceNext(_ element: Element, stopped: Bool) {
+        let event = Event<Element>.next(element)
+        if !stopped {
+            traceOnCore(event)
+        } else if let tracer = Tracing.active {
+            tracer.anomaly(node: traceID, .eventAfterTermination, detail: event.debugDescription)
+        }
+    }
+
+    /// Handles an element that passed the stopped check; defaults to `onCore(.next(element))`.
+    @inline(never)
+    open func onNextCore(_ element: Element) {
+        onCore(.next(element))
+    }
+
     @inline(__always)
     private func traceOnCore(_ event: Event<Element>) {
         if traceID != 0, let tracer = Tracing.active {

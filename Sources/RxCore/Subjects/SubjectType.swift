@@ -10,17 +10,25 @@ public protocol SubjectType: ObservableType {
 /// The subscribers of a subject, in subscription order, with cheap snapshots for dispatch.
 struct ObserverList<Element> {
     typealias Handler = (Event<Element>) -> Void
+    /// Takes a pointer to the element. The array of these has a non-generic element type, so
+    /// walking it in generic code needs no metadata lookup (see docs/performance.md).
+    typealias NextHandler = (UnsafeRawPointer) -> Void
     private(set) var keys: [Int] = []
     private(set) var handlers: [Handler] = []
+    /// The observers' `onNext`, so elements reach them without an `Event` wrapper.
+    private(set) var nextHandlers: [NextHandler] = []
     private var nextKey = 0
 
     var isEmpty: Bool { keys.isEmpty }
 
-    mutating func insert(_ handler: @escaping Handler) -> Int {
+    mutating func insert<Observer: ObserverType>(_ observer: Observer) -> Int where Observer.Element == Element {
         let key = nextKey
         nextKey += 1
         keys.append(key)
-        handlers.append(handler)
+        handlers.append(observer.on)
+        nextHandlers.append { pointer in
+            observer.onNext(pointer.assumingMemoryBound(to: Element.self).pointee)
+        }
         return key
     }
 
@@ -34,11 +42,22 @@ struct ObserverList<Element> {
         guard low < keys.count, keys[low] == key else { return }
         keys.remove(at: low)
         handlers.remove(at: low)
+        nextHandlers.remove(at: low)
+    }
+
+    /// Sends `element` to each of `handlers`.
+    @inline(__always)
+    static func dispatch(_ element: Element, to handlers: [NextHandler]) {
+        withUnsafePointer(to: element) { pointer in
+            let raw = UnsafeRawPointer(pointer)
+            for handler in handlers { handler(raw) }
+        }
     }
 
     mutating func removeAll() {
         keys.removeAll()
         handlers.removeAll()
+        nextHandlers.removeAll()
     }
 }
 
@@ -81,6 +100,12 @@ extension Observable {
             traceStep(.subscribe, from: observerID, to: traceID)
             traceEdge(observerID, traceID, .subscribes)
         }
+    }
+
+    /// `traceReceived(.next(element))`, out of line so untraced `onNext` never builds an `Event`.
+    @inline(never)
+    func traceReceivedNext(_ element: Element) {
+        traceReceived(.next(element))
     }
 
     @inline(__always)
