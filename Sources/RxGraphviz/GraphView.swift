@@ -98,7 +98,8 @@ struct GraphView {
 
     private var title: String {
         let program = document.meta["program"].map { "\($0) — " } ?? ""
-        return "\(program)\(document.nodes.count) nodes, \(structure.subscriptions.count) subscriptions"
+        let count = structure.subscriptions.count
+        return "\(program)\(document.nodes.count) nodes, \(count) subscription\(count == 1 ? "" : "s")"
     }
 
     private func clusterLabel(_ subscription: TraceStructure.Subscription) -> String {
@@ -120,7 +121,10 @@ struct GraphView {
         }
     }
 
-    private func colours(_ nodes: [TraceNode]) -> DotAttributes {
+    private func colours(_ all: [TraceNode]) -> DotAttributes {
+        // Producers made for an inner subscription are never disposed; its workers tell its state.
+        let workers = all.filter { TraceStructure.subscriptionKinds.contains($0.kind) }
+        let nodes = workers.isEmpty ? all : workers
         if nodes.contains(where: { structure.leaked.contains($0.id) }) {
             return ["fillcolor": .text(Palette.leakedFill), "color": .text(Palette.leakedLine), "penwidth": "2"]
         }
@@ -141,7 +145,10 @@ struct GraphView {
     }
 
     private func collapsedNode(name: String, nodes: [TraceNode], count: Int) -> DotNode {
+        // Producer → sink → observer, the way an element travels.
+        let order: [TraceNodeKind] = [.producer, .observable, .subject, .sink, .observer, .scheduled]
         let workers = nodes.filter { $0.kind != .disposable }
+            .sorted { (order.firstIndex(of: $0.kind) ?? 9, $0.id) < (order.firstIndex(of: $1.kind) ?? 9, $1.id) }
         let types = (workers.isEmpty ? nodes : workers).map(\.type).joined(separator: " → ")
         let sites = Array(Set(nodes.compactMap(\.callSite))).sorted().joined(separator: ", ")
         var label = "\(types)\n"
@@ -155,7 +162,9 @@ struct GraphView {
     private func dotEdge(from: String, to: String, relation: TraceRelation) -> DotEdge {
         switch relation {
         case .source:
-            return DotEdge(from, to, ["label": "source", "color": .text(Palette.source), "fontcolor": .text(Palette.source), "arrowhead": "empty"])
+            // Drawn from the source so a chain reads left to right in assembly order.
+            return DotEdge(to, from, ["label": "source", "dir": "back", "color": .text(Palette.source), "fontcolor": .text(Palette.source),
+                                      "arrowtail": "empty"])
         case .run:
             return DotEdge(from, to, ["label": "run", "color": .text(Palette.run), "fontcolor": .text(Palette.run)])
         case .forward:
@@ -165,7 +174,8 @@ struct GraphView {
             return DotEdge(to, from, ["label": "owns", "dir": "back", "style": "dashed", "color": .text(Palette.owns),
                                       "fontcolor": .text(Palette.owns)])
         case .subscribes:
-            return DotEdge(from, to, ["label": "subscribes", "style": "dotted", "color": .text(Palette.subscribes),
+            // Drawn from the subject so subjects stay on top with the other observables.
+            return DotEdge(to, from, ["label": "subscribes", "dir": "back", "style": "dotted", "color": .text(Palette.subscribes),
                                       "fontcolor": .text(Palette.subscribes), "penwidth": "1.5"])
         }
     }

@@ -31,7 +31,10 @@ struct MarblesView {
         }.sorted { $0.seq < $1.seq }
         guard !events.isEmpty else { throw .viewDoesNotFit("marbles view: no events\(document.events.isEmpty ? " in the trace" : " match the filters")") }
 
-        let lanes = Array(Set(events.map(\.node))).sorted()
+        // Lanes in order of their first event: upstream above downstream.
+        var lanes: [UInt64] = []
+        var seen = Set<UInt64>()
+        for event in events where seen.insert(event.node).inserted { lanes.append(event.node) }
         guard lanes.count <= options.maxMarbleLanes else {
             throw .viewDoesNotFit("marbles view: \(lanes.count) lanes, more than the limit of \(options.maxMarbleLanes); choose lanes with --filter-type, --filter-site or --subscription")
         }
