@@ -17,7 +17,7 @@ struct GraphView {
     func build() throws(RenderError) -> DotGraph {
         guard !document.nodes.isEmpty else { throw .viewDoesNotFit("graph view: the trace has no nodes") }
         var graph = DotGraph(
-            name: "graph",
+            name: "subscriptions",
             attributes: ["rankdir": "TB", "newrank": "true", "compound": "true", "fontname": "Helvetica", "fontsize": "11",
                          "nodesep": "0.3", "ranksep": "0.45", "labelloc": "t",
                          "label": .text(title)],
