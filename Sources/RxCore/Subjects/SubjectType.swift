@@ -52,7 +52,8 @@ final class SubscriptionDisposable: DisposeBase, Disposable {
     init(owner: SubjectUnsubscribing, key: Int) {
         self.owner = owner
         self.key = key
-        super.init(counter: .subscriptionDisposable)
+        // Inside an operator's `run`, the subscription's call site (see `Producer`).
+        super.init(counter: .subscriptionDisposable, callSite: Tracing.isOn ? RunContext.current?.callSite : nil)
     }
 
     func dispose() {
@@ -68,7 +69,7 @@ final class SubscriptionDisposable: DisposeBase, Disposable {
     }
 }
 
-protocol SubjectUnsubscribing: AnyObject {
+protocol SubjectUnsubscribing: TraceSelfRecording {
     func unsubscribe(_ key: Int)
 }
 
@@ -78,7 +79,7 @@ extension Observable {
     func traceSubscribe<Observer>(_ observer: Observer) {
         if traceID != 0 {
             let observerID = traceNodeID(of: observer)
-            traceStep(.subscribe, from: observerID, to: traceID)
+            traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
             traceEdge(observerID, traceID, .subscribes)
         }
     }
@@ -86,8 +87,7 @@ extension Observable {
     @inline(__always)
     func traceReceived(_ event: Event<Element>) {
         if traceID != 0, let tracer = Tracing.active {
-            tracer.step(.on, from: 0, to: traceID, detail: event.debugDescription)
-            tracer.event(node: traceID, kind: event.traceKind, value: event.traceValue)
+            tracer.received(.on, node: traceID, kind: event.traceKind, value: event.traceValue, recordEvent: true)
         }
     }
 }
