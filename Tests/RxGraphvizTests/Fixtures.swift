@@ -61,9 +61,9 @@ enum Fixtures {
         let nodes = [
             TraceNode(id: 1, kind: .subject, type: "PublishSubject", callSite: "main.swift:3", created: 1),
             TraceNode(id: 2, kind: .producer, type: "Map", callSite: "main.swift:4", created: 2),
-            TraceNode(id: 3, kind: .observer, type: "AnonymousObserver", callSite: "main.swift:5", created: 3, disposed: 30, deinitialized: 31),
+            TraceNode(id: 3, kind: .observer, type: "AnonymousObserver", callSite: "main.swift:5", created: 3, disposed: 30, deinitialized: 31, terminated: 29),
             TraceNode(id: 4, kind: .disposable, type: "SinkDisposer", callSite: "main.swift:4", created: 5, disposed: 30, deinitialized: 31),
-            TraceNode(id: 5, kind: .sink, type: "MapSink", callSite: "main.swift:4", created: 6, disposed: 30, deinitialized: 31),
+            TraceNode(id: 5, kind: .sink, type: "MapSink", callSite: "main.swift:4", created: 6, disposed: 30, deinitialized: 31, terminated: 28),
             TraceNode(id: 6, kind: .disposable, type: "SubscriptionDisposable", callSite: "main.swift:4", created: 8, disposed: 30, deinitialized: 31),
             TraceNode(id: 7, kind: .disposable, type: "BinaryDisposable", callSite: "main.swift:5", created: 9, disposed: 30, deinitialized: 31),
         ]
@@ -157,12 +157,14 @@ enum Fixtures {
             events.append(TraceEvent(seq: tick(), node: 5, kind: .next, value: "\(element)", time: 0))
             events.append(TraceEvent(seq: tick(), node: 3, kind: .next, value: "\(element)", time: 0))
             events.append(TraceEvent(seq: tick(), node: observer, kind: .completed, value: nil, time: 0))
+            nodes[nodes.count - 3].terminated = seq
             let gone = tick()
             for index in nodes.indices.suffix(3) { nodes[index].disposed = gone; nodes[index].deinitialized = gone }
         }
         events.append(TraceEvent(seq: tick(), node: 8, kind: .completed, value: nil, time: 0))
         events.append(TraceEvent(seq: tick(), node: 5, kind: .completed, value: nil, time: 0))
         events.append(TraceEvent(seq: tick(), node: 3, kind: .completed, value: nil, time: 0))
+        for index in nodes.indices where [3, 5, 8].contains(nodes[index].id) { nodes[index].terminated = seq }
         let end = tick()
         for index in nodes.indices where nodes[index].kind != .producer && nodes[index].disposed == nil {
             nodes[index].disposed = end

@@ -270,8 +270,9 @@ final class Scratch {
         document.nodes[1].anomalies = [TraceAnomalyRecord(kind: .eventAfterTermination, seq: 12, detail: "next(x) after completed")]
         let result = try CLI.run(["summary", try scratch.write(document)], in: scratch.url)
         #expect(result.status == 0)
-        for line in ["nodes: 6", "  producer: 1", "  disposable: 3", "  SinkDisposer: 1", "edges: 5 (run 1, forward 1, owns 3)",
-                     "steps: 12", "events: 2 (next 2)", "dropped: 3 steps, 1 events", "subscriptions: 1",
+        for line in ["nodes: 6 (disposable 3, observer 1, producer 1, sink 1)", "types:", "  SinkDisposer: 1",
+                     "edges: 5 (forward 1, owns 3, run 1)", "steps by call: subscribe 1, schedule 1, run 2",
+                     "events: 2 kept (next 2)", "3 dropped", "subscriptions: 1",
                      "  1: AnonymousObserver #2 at main.swift:5, 5 nodes", "anomalies: 1",
                      "eventAfterTermination on AnonymousObserver #2", "leaked: 5 nodes at 2 call sites"] {
             #expect(result.out.contains(line), "summary lacks \(line)")
