@@ -27,7 +27,11 @@ func chapter(_ number: String, _ folder: String) -> Target {
 }
 
 let chapters: [(String, String)] = [
+    ("01", "01-WhyRx"),
     ("02", "02-AnatomyOfASubscription"),
+    ("03", "03-OperatorsAreProducers"),
+    ("04", "04-CreatingSequences"),
+    ("05", "05-Subjects"),
 ]
 
 let package = Package(
