@@ -34,6 +34,7 @@ let chapters: [(String, String)] = [
     ("05", "05-Subjects"),
     ("12", "12-Disposing"),
     ("14", "14-TheRxNamespace"),
+    ("15", "15-MessageInterception"),
 ]
 
 let package = Package(
