@@ -35,6 +35,7 @@ let chapters: [(String, String)] = [
     ("12", "12-Disposing"),
     ("14", "14-TheRxNamespace"),
     ("15", "15-MessageInterception"),
+    ("16", "16-WrappingCallbackAPIs"),
 ]
 
 let package = Package(
