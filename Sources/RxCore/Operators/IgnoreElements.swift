@@ -1,0 +1,46 @@
+extension ObservableType {
+    /// Drops every element and passes only `completed` or `error`.
+    ///
+    /// As in RxSwift 6 the result is `Observable<Never>` (Swift's `Never`): it can say nothing
+    /// but how it ended.
+    public func ignoreElements(file: StaticString = #fileID, line: UInt = #line) -> Observable<Swift.Never> {
+        IgnoreElements(source: asObservable(), callSite: CallSite(file, line))
+    }
+}
+
+final class IgnoreElementsSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Swift.Never {
+    typealias Element = SourceType
+
+    init(observer: Observer, cancel: Cancelable) {
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("IgnoreElementsSink"))
+    }
+
+    func on(_ event: Event<SourceType>) {
+        switch event {
+        case .next:
+            break
+        case .error(let error):
+            forwardOn(.error(error))
+            dispose()
+        case .completed:
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+}
+
+final class IgnoreElements<SourceType>: Producer<Swift.Never> {
+    private let source: Observable<SourceType>
+
+    init(source: Observable<SourceType>, callSite: CallSite?) {
+        self.source = source
+        super.init(counter: ResourceCounter.named("IgnoreElements"), callSite: callSite)
+        traceSource(source)
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Swift.Never {
+        let sink = IgnoreElementsSink<SourceType, Observer>(observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscription)
+    }
+}

@@ -1,0 +1,423 @@
+import Foundation
+
+extension ObservableType {
+    /// Maps each element to an observable and merges the elements of all of them ("升维" then
+    /// "降维": an observable of observables flattened back into one).
+    ///
+    /// ```swift
+    /// Observable.of(1, 2).flatMap { Observable.of($0, $0 * 10) }   // 1, 10, 2, 20
+    /// ```
+    public func flatMap<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Source.Element> {
+        FlatMap(source: asObservable(), selector: selector, firstOnly: false, callSite: CallSite(file, line))
+    }
+
+    /// Like `flatMap`, but ignores elements that arrive while an inner observable is still
+    /// running.
+    public func flatMapFirst<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Source.Element> {
+        FlatMap(source: asObservable(), selector: selector, firstOnly: true, callSite: CallSite(file, line))
+    }
+}
+
+extension ObservableType where Element: ObservableConvertibleType {
+    /// Merges the elements of every inner observable; completes when the outer and all inner
+    /// observables have completed.
+    public func merge(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
+        FlatMap(source: asObservable(), selector: { $0 }, firstOnly: false, callSite: CallSite(file, line))
+    }
+
+    /// Merges the inner observables, with at most `maxConcurrent` subscribed at a time; the
+    /// others wait in arrival order.
+    public func merge(maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
+        precondition(maxConcurrent > 0, "merge(maxConcurrent:): maxConcurrent must be positive")
+        return MergeLimited(source: asObservable(), selector: { $0 }, maxConcurrent: maxConcurrent, callSite: CallSite(file, line))
+    }
+}
+
+extension ObservableType {
+    /// Merges the elements of `sources`; completes when all of them have completed.
+    public static func merge<Collection: Swift.Collection>(_ sources: Collection, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> where Collection.Element == Observable<Element> {
+        MergeArray(sources: Array(sources), callSite: CallSite(file, line))
+    }
+
+    /// Merges the elements of `sources`; completes when all of them have completed.
+    public static func merge(_ sources: [Observable<Element>], file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        MergeArray(sources: sources, callSite: CallSite(file, line))
+    }
+
+    /// Merges the elements of `sources`; completes when all of them have completed.
+    public static func merge(_ sources: Observable<Element>..., file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        MergeArray(sources: sources, callSite: CallSite(file, line))
+    }
+}
+
+// MARK: - Unlimited merge (flatMap, flatMapFirst, merge())
+
+/// The sink of `flatMap`, `flatMapFirst`, `merge()` and static `merge`.
+///
+/// Events arrive from the outer source and from every inner one, possibly on several threads
+/// and possibly re-entrantly (an inner source fed from a subscriber downstream). A recursive
+/// lock serializes them, as in RxSwift, so downstream sees `next* (error | completed)?`.
+final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Source.Element {
+    typealias Element = SourceElement
+    typealias ResultElement = Source.Element
+
+    fileprivate let lock = NSRecursiveLock()
+    private let selector: (SourceElement) throws -> Source
+    private let firstOnly: Bool
+    fileprivate let group = CompositeDisposable()
+    private let sourceSubscription = SingleAssignmentDisposable()
+    // Guarded by `lock`.
+    private var activeCount = 0
+    private var stopped = false
+
+    init(selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool, observer: Observer, cancel: Cancelable) {
+        self.selector = selector
+        self.firstOnly = firstOnly
+        super.init(observer: observer, cancel: cancel, counter: .mergeSink)
+    }
+
+    func run(_ source: Observable<SourceElement>) -> Disposable {
+        _ = group.insert(sourceSubscription)
+        sourceSubscription.setDisposable(source.subscribe(self))
+        return group
+    }
+
+    /// Static `merge`: every source is an inner one and the "outer" is already complete.
+    func run(sources: [Observable<ResultElement>]) -> Disposable {
+        lock.lock()
+        activeCount = sources.count
+        stopped = true
+        lock.unlock()
+        if sources.isEmpty {
+            forwardOn(.completed)
+            dispose()
+            return group
+        }
+        for source in sources { subscribeInner(source) }
+        return group
+    }
+
+    func on(_ event: Event<SourceElement>) {
+        switch event {
+        case .next(let element):
+            lock.lock()
+            if firstOnly && activeCount > 0 {
+                lock.unlock()
+                return
+            }
+            let inner: Source
+            do {
+                inner = try selector(element)
+            } catch {
+                forwardOn(.error(error))
+                dispose()
+                lock.unlock()
+                return
+            }
+            activeCount += 1
+            lock.unlock()
+            subscribeInner(inner.asObservable())
+        case .error(let error):
+            lock.lock(); defer { lock.unlock() }
+            forwardOn(.error(error))
+            dispose()
+        case .completed:
+            lock.lock(); defer { lock.unlock() }
+            stopped = true
+            if activeCount == 0 {
+                forwardOn(.completed)
+                dispose()
+            } else {
+                sourceSubscription.dispose()
+            }
+        }
+    }
+
+    private func subscribeInner(_ source: Observable<ResultElement>) {
+        let subscription = SingleAssignmentDisposable()
+        guard let key = group.insert(subscription) else { return }
+        let observer = MergeInnerObserver(parent: self, key: key)
+        subscription.setDisposable(source.subscribe(observer))
+    }
+
+    /// An inner source completed. Called under `lock`.
+    fileprivate func innerCompleted(_ key: CompositeDisposable.DisposeKey) {
+        group.remove(for: key)
+        activeCount -= 1
+        if stopped && activeCount == 0 {
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+}
+
+/// Subscribed to one inner source of a `MergeSink`.
+final class MergeInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: ObserverBase<Source.Element> where Observer.Element == Source.Element {
+    private let parent: MergeSink<SourceElement, Source, Observer>
+    private let key: CompositeDisposable.DisposeKey
+
+    init(parent: MergeSink<SourceElement, Source, Observer>, key: CompositeDisposable.DisposeKey) {
+        self.parent = parent
+        self.key = key
+        super.init(counter: .mergeInnerObserver)
+    }
+
+    override func onCore(_ event: Event<Source.Element>) {
+        parent.lock.lock(); defer { parent.lock.unlock() }
+        switch event {
+        case .next:
+            parent.forwardOn(event)
+        case .error:
+            parent.forwardOn(event)
+            parent.dispose()
+        case .completed:
+            parent.innerCompleted(key)
+        }
+    }
+}
+
+final class FlatMap<SourceElement, Source: ObservableConvertibleType>: Producer<Source.Element> {
+    private let source: Observable<SourceElement>
+    private let selector: (SourceElement) throws -> Source
+    private let firstOnly: Bool
+
+    init(source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool, callSite: CallSite?) {
+        self.source = source
+        self.selector = selector
+        self.firstOnly = firstOnly
+        super.init(counter: firstOnly ? ResourceCounter.named("FlatMapFirst") : .flatMap, callSite: callSite)
+        traceSource(source)
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
+        let sink = MergeSink(selector: selector, firstOnly: firstOnly, observer: observer, cancel: cancel)
+        let subscription = sink.run(source)
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+final class MergeArray<Element>: Producer<Element> {
+    private let sources: [Observable<Element>]
+
+    init(sources: [Observable<Element>], callSite: CallSite?) {
+        self.sources = sources
+        super.init(counter: ResourceCounter.named("MergeArray"), callSite: callSite)
+        for source in sources { traceSource(source) }
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = MergeSink<Observable<Element>, Observable<Element>, Observer>(selector: { $0 }, firstOnly: false, observer: observer, cancel: cancel)
+        let subscription = sink.run(sources: sources)
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+// MARK: - Limited merge (merge(maxConcurrent:), concatMap, concat)
+
+/// The sink of `merge(maxConcurrent:)`, `concatMap`, `concat()` and static `concat`.
+///
+/// Sources beyond `maxConcurrent` wait in `queue` (or, for static `concat`, in `pending`, an
+/// iterator read lazily). When an inner source completes, the next waiting one is subscribed.
+/// Inner sources that complete synchronously inside `subscribe` would make that a recursion as
+/// deep as the number of sources; instead the thread already subscribing picks them up in a loop
+/// (`handoff`), so `concat` of 100,000 `just`s runs in constant stack.
+final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Source.Element {
+    typealias Element = SourceElement
+    typealias ResultElement = Source.Element
+
+    fileprivate let lock = NSRecursiveLock()
+    private let selector: (SourceElement) throws -> Source
+    private let maxConcurrent: Int
+    fileprivate let group = CompositeDisposable()
+    private let sourceSubscription = SingleAssignmentDisposable()
+    // Guarded by `lock`.
+    private var queue: [Observable<ResultElement>] = []
+    private var queueHead = 0
+    private var pending: AnyIterator<Observable<ResultElement>>?
+    private var activeCount = 0
+    private var stopped = false
+    private var subscribing = false
+    private var handoff: [Observable<ResultElement>] = []
+
+    init(selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int, observer: Observer, cancel: Cancelable) {
+        self.selector = selector
+        self.maxConcurrent = maxConcurrent
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("MergeLimitedSink"))
+    }
+
+    func run(_ source: Observable<SourceElement>) -> Disposable {
+        _ = group.insert(sourceSubscription)
+        sourceSubscription.setDisposable(source.subscribe(self))
+        return group
+    }
+
+    /// Static `concat`: the sources come from `sources`, one after the other.
+    func run<Sources: Swift.Sequence>(sources: Sources) -> Disposable where Sources.Element == Observable<ResultElement> {
+        var iterator = sources.makeIterator()
+        lock.lock()
+        stopped = true
+        pending = AnyIterator { iterator.next() }
+        let first = dequeue()
+        if first != nil { activeCount = 1; subscribing = true }
+        lock.unlock()
+        if let first {
+            subscribeLoop(first)
+        } else {
+            forwardOn(.completed)
+            dispose()
+        }
+        return group
+    }
+
+    func on(_ event: Event<SourceElement>) {
+        switch event {
+        case .next(let element):
+            lock.lock()
+            let inner: Observable<ResultElement>
+            do {
+                inner = try selector(element).asObservable()
+            } catch {
+                forwardOn(.error(error))
+                dispose()
+                lock.unlock()
+                return
+            }
+            if activeCount < maxConcurrent {
+                activeCount += 1
+                if subscribing {
+                    handoff.append(inner)
+                    lock.unlock()
+                } else {
+                    subscribing = true
+                    lock.unlock()
+                    subscribeLoop(inner)
+                }
+            } else {
+                queue.append(inner)
+                lock.unlock()
+            }
+        case .error(let error):
+            lock.lock(); defer { lock.unlock() }
+            forwardOn(.error(error))
+            dispose()
+        case .completed:
+            lock.lock(); defer { lock.unlock() }
+            stopped = true
+            if activeCount == 0 {
+                forwardOn(.completed)
+                dispose()
+            } else {
+                sourceSubscription.dispose()
+            }
+        }
+    }
+
+    /// The next waiting source. Called under `lock`.
+    private func dequeue() -> Observable<ResultElement>? {
+        if queueHead < queue.count {
+            let next = queue[queueHead]
+            queueHead += 1
+            if queueHead == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                queueHead = 0
+            }
+            return next
+        }
+        return pending?.next()
+    }
+
+    /// Subscribes `first`, then whatever was handed off while subscribing. The caller has set
+    /// `subscribing`.
+    private func subscribeLoop(_ first: Observable<ResultElement>) {
+        var current: Observable<ResultElement>? = first
+        while let source = current {
+            subscribeInner(source)
+            lock.lock()
+            if handoff.isEmpty || isDisposed {
+                subscribing = false
+                handoff.removeAll()
+                current = nil
+            } else {
+                current = handoff.removeFirst()
+            }
+            lock.unlock()
+        }
+    }
+
+    private func subscribeInner(_ source: Observable<ResultElement>) {
+        let subscription = SingleAssignmentDisposable()
+        guard let key = group.insert(subscription) else { return }
+        let observer = MergeLimitedInnerObserver(parent: self, key: key)
+        subscription.setDisposable(source.subscribe(observer))
+    }
+
+    /// An inner source completed. Called under `lock`.
+    fileprivate func innerCompleted(_ key: CompositeDisposable.DisposeKey) {
+        group.remove(for: key)
+        if let next = dequeue() {
+            if subscribing {
+                handoff.append(next)
+            } else {
+                subscribing = true
+                subscribeLoop(next)
+            }
+            return
+        }
+        activeCount -= 1
+        if stopped && activeCount == 0 {
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+}
+
+/// Subscribed to one inner source of a `MergeLimitedSink`.
+final class MergeLimitedInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: ObserverBase<Source.Element> where Observer.Element == Source.Element {
+    private let parent: MergeLimitedSink<SourceElement, Source, Observer>
+    private let key: CompositeDisposable.DisposeKey
+
+    init(parent: MergeLimitedSink<SourceElement, Source, Observer>, key: CompositeDisposable.DisposeKey) {
+        self.parent = parent
+        self.key = key
+        super.init(counter: ResourceCounter.named("MergeLimitedInnerObserver"))
+    }
+
+    override func onCore(_ event: Event<Source.Element>) {
+        parent.lock.lock(); defer { parent.lock.unlock() }
+        switch event {
+        case .next:
+            parent.forwardOn(event)
+        case .error:
+            parent.forwardOn(event)
+            parent.dispose()
+        case .completed:
+            parent.innerCompleted(key)
+        }
+    }
+}
+
+final class MergeLimited<SourceElement, Source: ObservableConvertibleType>: Producer<Source.Element> {
+    private let source: Observable<SourceElement>
+    private let selector: (SourceElement) throws -> Source
+    private let maxConcurrent: Int
+
+    init(source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int, callSite: CallSite?, counter: ResourceCounter? = nil) {
+        self.source = source
+        self.selector = selector
+        self.maxConcurrent = maxConcurrent
+        super.init(counter: counter ?? ResourceCounter.named("MergeLimited"), callSite: callSite)
+        traceSource(source)
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
+        let sink = MergeLimitedSink(selector: selector, maxConcurrent: maxConcurrent, observer: observer, cancel: cancel)
+        let subscription = sink.run(source)
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+extension ResourceCounter {
+    fileprivate static let flatMap = named("FlatMap")
+    fileprivate static let mergeSink = named("MergeSink")
+    fileprivate static let mergeInnerObserver = named("MergeInnerObserver")
+}
