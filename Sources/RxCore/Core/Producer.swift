@@ -13,13 +13,13 @@ open class Producer<Element>: Observable<Element> {
     }
 
     open override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        if Tracing.isOn {
-            traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
+        if traceID != 0, Tracing.isOn {
+            traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID, "subscribe(\(Tracing.displayID(traceNodeID(of: observer))))")
         }
         if !CurrentThreadScheduler.isScheduleRequired {
             return subscribeNow(observer)
         } else {
-            traceStep(.schedule, from: traceID, to: 0, "CurrentThreadScheduler")
+            if traceID != 0 { traceStep(.schedule, from: traceID, to: 0, "CurrentThreadScheduler") }
             return CurrentThreadScheduler.instance.schedule(()) { _ in
                 self.subscribeNow(observer)
             }
@@ -31,11 +31,31 @@ open class Producer<Element>: Observable<Element> {
         // The returned disposable needs to release all references once it was disposed.
         let disposer = SinkDisposer(callSite: callSite)
         if Tracing.isOn {
-            RunContext.push(producer: traceID, callSite: callSite)
-            traceStep(.run, from: traceID, to: traceID, "cancel: SinkDisposer")
+            return tracedSubscribeNow(observer, disposer: disposer)
         }
         let sinkAndSubscription = run(observer, cancel: disposer)
-        if Tracing.isOn { RunContext.pop() }
+        disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+        return disposer
+    }
+
+    /// `subscribeNow` while tracing: the steps `init` (of the disposer), `run` and
+    /// `setSinkAndSubscription`, and the run context that gives the sink its `run` edge.
+    @inline(never)
+    private func tracedSubscribeNow<Observer: ObserverType>(_ observer: Observer, disposer: SinkDisposer) -> Disposable where Observer.Element == Element {
+        let traced = traceID != 0
+        if traced {
+            let observerID = traceNodeID(of: observer)
+            traceStep(.`init`, from: traceID, to: disposer.traceID, "SinkDisposer")
+            traceStep(.run, from: traceID, to: traceID, "run(observer: \(Tracing.displayID(observerID)), cancel: \(Tracing.displayID(disposer.traceID)))")
+        }
+        RunContext.push(producer: traceID, callSite: callSite)
+        let sinkAndSubscription = run(observer, cancel: disposer)
+        RunContext.pop()
+        if traced {
+            let sinkID = traceNodeID(of: sinkAndSubscription.sink)
+            let subscriptionID = traceNodeID(of: sinkAndSubscription.subscription)
+            traceStep(.setSinkAndSubscription, from: traceID, to: disposer.traceID, "sink: \(Tracing.displayID(sinkID)), subscription: \(Tracing.displayID(subscriptionID))")
+        }
         disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
         return disposer
     }

@@ -28,7 +28,6 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
         self.sink = sink
         self.subscription = subscription
         if traceID != 0 {
-            traceStep(.setSinkAndSubscription, from: traceID, to: traceID)
             traceEdge(traceID, traceNodeID(of: sink), .owns)
             traceEdge(traceID, traceNodeID(of: subscription), .owns)
         }

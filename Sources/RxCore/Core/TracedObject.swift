@@ -5,6 +5,9 @@
 @inline(__always)
 func rxBirth(_ counter: ResourceCounter, _ kind: TraceNodeKind, _ callSite: CallSite?) -> UInt64 {
     counter.increment()
+    #if !RX_NO_TRACE
+    _ = TraceAutostart.once // `RXTRACE=…`: read once, at the first object (a `swift_once` check after)
+    #endif
     guard let tracer = Tracing.active else { return 0 }
     return tracer.node(kind: kind, type: counter.name, callSite: callSite)
 }

@@ -76,9 +76,9 @@ final class AnonymousDisposable: DisposeBase, Cancelable {
 final class BinaryDisposable: DisposeBase, Cancelable {
     private let disposables: Mutex<(Disposable, Disposable)?>
 
-    init(_ disposable1: Disposable, _ disposable2: Disposable) {
+    init(_ disposable1: Disposable, _ disposable2: Disposable, callSite: CallSite? = nil) {
         disposables = Mutex((disposable1, disposable2))
-        super.init(counter: .binaryDisposable)
+        super.init(counter: .binaryDisposable, callSite: callSite)
         if traceID != 0 {
             traceEdge(traceID, traceNodeID(of: disposable1), .owns)
             traceEdge(traceID, traceNodeID(of: disposable2), .owns)

@@ -68,7 +68,7 @@ final class SubscriptionDisposable: DisposeBase, Disposable {
     }
 }
 
-protocol SubjectUnsubscribing: AnyObject {
+protocol SubjectUnsubscribing: TraceSelfRecording {
     func unsubscribe(_ key: Int)
 }
 
@@ -86,8 +86,7 @@ extension Observable {
     @inline(__always)
     func traceReceived(_ event: Event<Element>) {
         if traceID != 0, let tracer = Tracing.active {
-            tracer.step(.on, from: 0, to: traceID, detail: event.debugDescription)
-            tracer.event(node: traceID, kind: event.traceKind, value: event.traceValue)
+            tracer.received(.on, node: traceID, kind: event.traceKind, value: event.traceValue, recordEvent: true)
         }
     }
 }
