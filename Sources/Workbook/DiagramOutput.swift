@@ -17,19 +17,35 @@ public enum DiagramOutput {
         return url
     }
 
-    static func label(_ node: TraceNode?) -> String {
-        guard let node else { return "user code" }
-        return "\(node.type)#\(node.id)"
+    /// Nodes numbered 1, 2, … in order of birth, whatever id space the recorder used.
+    struct Names {
+        let nodes: [UInt64: TraceNode]
+        let numbers: [UInt64: Int]
+
+        init(_ trace: TraceDocument) {
+            let sorted = trace.nodes.sorted { $0.created == $1.created ? $0.id < $1.id : $0.created < $1.created }
+            nodes = Dictionary(uniqueKeysWithValues: sorted.map { ($0.id, $0) })
+            numbers = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($0.element.id, $0.offset + 1) })
+        }
+
+        subscript(id: UInt64) -> TraceNode? { nodes[id] }
+
+        func label(_ id: UInt64) -> String {
+            guard let node = nodes[id] else { return "user code" }
+            return "\(node.type)#\(numbers[id]!)"
+        }
     }
 
     /// `1. subscribe  AnonymousObserver#2 → AnonymousObservable#1`.
     public static func flowText(_ trace: TraceDocument) -> String {
-        let nodes = Dictionary(uniqueKeysWithValues: trace.nodes.map { ($0.id, $0) })
+        let nodes = Names(trace)
         var lines: [String] = []
         for (n, step) in trace.steps.enumerated() {
-            let target = step.to == 0 ? (step.detail ?? "user code") : label(nodes[step.to])
-            var line = "\(n + 1). \(step.call.rawValue)  \(label(nodes[step.from])) → \(target)"
-            if let detail = step.detail, step.to != 0 { line += "  [\(detail)]" }
+            let target = step.to == 0 ? (step.detail ?? "user code") : nodes.label(step.to)
+            var line = "\(n + 1). \(step.call.rawValue)  \(nodes.label(step.from)) → \(target)"
+            // The details of these calls name nodes by raw id; the arrow already says who.
+            let namesNodes: Set<TraceCall> = [.subscribe, .run, .`init`, .setSinkAndSubscription]
+            if let detail = step.detail, step.to != 0, !namesNodes.contains(step.call) { line += "  [\(detail)]" }
             lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
@@ -37,7 +53,7 @@ public enum DiagramOutput {
 
     /// One lane per node that received events: `MapSink#4  next(3) next(4) completed`.
     public static func marblesText(_ trace: TraceDocument) -> String {
-        let nodes = Dictionary(uniqueKeysWithValues: trace.nodes.map { ($0.id, $0) })
+        let nodes = Names(trace)
         var order: [UInt64] = []
         var lanes: [UInt64: [String]] = [:]
         for event in trace.events {
@@ -51,15 +67,16 @@ public enum DiagramOutput {
             let at = event.virtualTime ? "@\(Int(event.time))" : ""
             lanes[event.node, default: []].append(mark + at)
         }
-        let width = order.map { label(nodes[$0]).count }.max() ?? 0
+        let width = order.map { nodes.label($0).count }.max() ?? 0
         return order.map { id in
-            let name = label(nodes[id])
+            let name = nodes.label(id)
             return name.padding(toLength: width, withPad: " ", startingAt: 0) + "  --" + lanes[id]!.joined(separator: "--") + "\n"
         }.joined()
     }
 
     /// The subscription graph: nodes by kind, edges by relation, disposed nodes grey.
     public static func graphDOT(_ trace: TraceDocument) -> String {
+        let names = Names(trace)
         var out = "digraph trace {\n  rankdir=TB;\n  node [fontname=\"Helvetica\", fontsize=10];\n"
         for node in trace.nodes {
             let shape: String
@@ -75,7 +92,7 @@ public enum DiagramOutput {
             if node.kind == .disposable { attributes += ", style=dashed" }
             if node.disposed != nil || node.deinitialized != nil { attributes += ", color=grey50, fontcolor=grey30" }
             let site = node.callSite.map { "\\n\($0)" } ?? ""
-            out += "  n\(node.id) [label=\"\(node.type)#\(node.id)\(site)\", \(attributes)];\n"
+            out += "  n\(names.numbers[node.id]!) [label=\"\(names.label(node.id))\(site)\", \(attributes)];\n"
         }
         for edge in trace.edges {
             let style: String
@@ -86,7 +103,8 @@ public enum DiagramOutput {
             case .owns: style = "style=dashed, color=grey40"
             case .subscribes: style = "color=purple"
             }
-            out += "  n\(edge.from) -> n\(edge.to) [label=\"\(edge.relation.rawValue)\", \(style), fontsize=8];\n"
+            guard let from = names.numbers[edge.from], let to = names.numbers[edge.to] else { continue }
+            out += "  n\(from) -> n\(to) [label=\"\(edge.relation.rawValue)\", \(style), fontsize=8];\n"
         }
         return out + "}\n"
     }

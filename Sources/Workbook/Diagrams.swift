@@ -5,7 +5,8 @@ import RxCore
 ///
 /// `chapterNN --diagrams DIR` writes, for each `example(…, draw: true)`, the example's trace
 /// (`DIR/<example>.trace.json`, format `rxtrace/1`) and its views: `graph`, `flow` and `marbles`.
-/// `RXTRACE=FILE chapterNN` writes the trace of the whole run to `FILE` when it exits.
+/// `RXTRACE=FILE chapterNN` writes the trace of the whole run to `FILE` when it exits (the
+/// core's `TraceAutostart` does it; the examples' own recordings are read out of that one).
 public enum Diagrams {
     /// The views written for each main example.
     public static let views = ["graph", "flow", "marbles"]
@@ -20,10 +21,7 @@ public enum Diagrams {
     /// True when the main examples are to be drawn.
     public static var isEnabled: Bool { directory != nil }
 
-    nonisolated(unsafe) private static var wholeRun: WorkbookRecorder?
-    nonisolated(unsafe) private static var wholeRunPath: String?
-
-    static func configure(arguments: [String], environment: [String: String]) {
+    static func configure(arguments: [String]) {
         if let index = arguments.firstIndex(of: "--diagrams") {
             guard index + 1 < arguments.count else {
                 FileHandle.standardError.write(Data("error: --diagrams needs a directory\n".utf8))
@@ -38,35 +36,12 @@ public enum Diagrams {
             }
             directory = url
         }
-        if let path = environment["RXTRACE"], !path.isEmpty, Tracing.tracer == nil {
-            let recorder = WorkbookRecorder()
-            wholeRun = recorder
-            wholeRunPath = path
-            Tracing.tracer = recorder
-            atexit { Diagrams.finishWholeRun() }
-        }
-    }
-
-    static func finishWholeRun() {
-        guard let recorder = wholeRun, let path = wholeRunPath else { return }
-        Tracing.tracer = nil
-        do {
-            try recorder.document(meta: ["program": CommandLine.arguments.first ?? "chapter"])
-                .write(to: URL(fileURLWithPath: path))
-        } catch {
-            FileHandle.standardError.write(Data("error: cannot write trace \(path): \(error.localizedDescription)\n".utf8))
-        }
     }
 
     /// Records `body` on its own and writes its trace and views under `directory`.
     static func record(_ name: String, _ body: () -> Void) {
         guard let directory else { return body() }
-        let outer = Tracing.tracer
-        let recorder = WorkbookRecorder()
-        Tracing.tracer = recorder
-        body()
-        Tracing.tracer = outer
-        let document = recorder.document(meta: ["example": name])
+        let document = trace(meta: ["example": name], body)
         let base = directory.appendingPathComponent(slug(name))
         do {
             try document.write(to: base.appendingPathExtension("trace.json"))
@@ -92,12 +67,20 @@ public enum Diagrams {
 extension Diagrams {
     /// Records what `body` does and returns the trace, whatever the command line said: for
     /// chapters that print the recorded calls as part of the lesson.
-    public static func trace(_ body: () -> Void) -> TraceDocument {
+    ///
+    /// Under `RXTRACE` (the core's recorder runs for the whole program) the example's part of
+    /// that recording is read back with `snapshot(since:)`, so the whole-run trace keeps it too.
+    public static func trace(meta: [String: String] = [:], _ body: () -> Void) -> TraceDocument {
+        if let running = Tracing.tracer as? TraceRecorder {
+            let start = running.currentSeq
+            body()
+            return running.snapshot(since: start, meta: meta)
+        }
         let outer = Tracing.tracer
-        let recorder = WorkbookRecorder()
+        let recorder = TraceRecorder()
         Tracing.tracer = recorder
         body()
         Tracing.tracer = outer
-        return recorder.document(meta: [:])
+        return recorder.snapshot(meta: meta)
     }
 }

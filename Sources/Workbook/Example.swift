@@ -38,7 +38,7 @@ public func delay(_ delay: Double, closure: @escaping () -> Void) {
 /// What every chapter shares: argument handling (`--diagrams DIR`) and the `RXTRACE` trace.
 public enum Workbook {
     private static let started: Void = {
-        Diagrams.configure(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
+        Diagrams.configure(arguments: CommandLine.arguments)
     }()
 
     /// Reads the arguments once. Called by `example`; a chapter that prints before its first

@@ -1,5 +1,6 @@
 import Foundation
 import RxCore
+import RxTesting
 
 /// Virtual time for the chapters: the documents' examples that wait (`delay`, `interval`,
 /// `throttle`, the sign-up "network") run on a clock that moves only when its queued work runs,
@@ -11,10 +12,12 @@ public final class VirtualClock {
     public private(set) static var current: VirtualClock?
 
     /// The scheduler to hand to time-based operators.
-    public let scheduler: VirtualTimeScheduler<MillisecondConverter>
+    public let scheduler: TestScheduler
 
     init() {
-        scheduler = VirtualTimeScheduler(initialClock: 0, converter: MillisecondConverter())
+        // RxTesting's TestScheduler at a resolution of 1 ms per tick; no simulated processing
+        // delay, so work scheduled "now" runs now, as on a real scheduler.
+        scheduler = TestScheduler(initialClock: 0, resolution: 0.001, simulateProcessingDelay: false)
     }
 
     /// Milliseconds since the clock started.
@@ -67,38 +70,4 @@ public func onVirtualTime(_ body: (VirtualClock) -> Void) {
     body(clock)
     clock.run()
     _ = VirtualClock.push(previous)
-}
-
-/// Integer milliseconds ⇄ real time, for `VirtualTimeScheduler`.
-public struct MillisecondConverter: VirtualTimeConverterType {
-    public init() {}
-
-    public func convertFromVirtualTime(_ virtualTime: Int) -> RxTime {
-        Date(timeIntervalSince1970: Double(virtualTime) / 1000)
-    }
-
-    public func convertToVirtualTime(_ time: RxTime) -> Int {
-        Int((time.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    public func convertFromVirtualTimeInterval(_ virtualTimeInterval: Int) -> TimeInterval {
-        Double(virtualTimeInterval) / 1000
-    }
-
-    public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> Int {
-        switch timeInterval {
-        case .seconds(let s): return s * 1000
-        case .milliseconds(let ms): return ms
-        case .microseconds(let us): return us / 1000
-        case .nanoseconds(let ns): return ns / 1_000_000
-        case .never: return Int.max / 2
-        @unknown default: return 0
-        }
-    }
-
-    public func offsetVirtualTime(_ time: Int, offset: Int) -> Int { time + offset }
-
-    public func compareVirtualTime(_ lhs: Int, _ rhs: Int) -> VirtualTimeComparison {
-        lhs < rhs ? .lessThan : (lhs == rhs ? .equal : .greaterThan)
-    }
 }
