@@ -32,6 +32,8 @@ let chapters: [(String, String)] = [
     ("03", "03-OperatorsAreProducers"),
     ("04", "04-CreatingSequences"),
     ("05", "05-Subjects"),
+    ("09", "09-Errors"),
+    ("10", "10-Utility"),
     ("12", "12-Disposing"),
     ("14", "14-TheRxNamespace"),
     ("15", "15-MessageInterception"),
