@@ -13,13 +13,10 @@ open class Producer<Element>: Observable<Element> {
     }
 
     open override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        if traceID != 0, Tracing.isOn {
-            traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID, "subscribe(\(Tracing.displayID(traceNodeID(of: observer))))")
-        }
+        if Tracing.isOn { return tracedSubscribe(observer) }
         if !CurrentThreadScheduler.isScheduleRequired {
             return subscribeNow(observer)
         } else {
-            if traceID != 0 { traceStep(.schedule, from: traceID, to: 0, "CurrentThreadScheduler") }
             return CurrentThreadScheduler.instance.schedule(()) { _ in
                 self.subscribeNow(observer)
             }
@@ -30,25 +27,44 @@ open class Producer<Element>: Observable<Element> {
     private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         // The returned disposable needs to release all references once it was disposed.
         let disposer = SinkDisposer(callSite: callSite)
-        if Tracing.isOn {
-            return tracedSubscribeNow(observer, disposer: disposer)
-        }
         let sinkAndSubscription = run(observer, cancel: disposer)
         disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
         return disposer
     }
 
+    /// `subscribe` while tracing: the same flow, with the steps `subscribe` and `schedule`.
+    ///
+    /// The nodes of a subscription (its disposers and sinks, upstream too) carry the call site
+    /// of the `subscribe` that started it: the enclosing run's, else the observer's, else this
+    /// operator's own.
+    @inline(never)
+    private func tracedSubscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        let observerID = traceNodeID(of: observer)
+        let site = RunContext.current?.callSite ?? (observerID != 0 ? Tracing.active?.callSite(of: observerID) : nil) ?? callSite
+        if traceID != 0 {
+            traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
+        }
+        if !CurrentThreadScheduler.isScheduleRequired {
+            return tracedSubscribeNow(observer, site: site)
+        }
+        if traceID != 0 { traceStep(.schedule, from: traceID, to: 0, "CurrentThreadScheduler") }
+        return CurrentThreadScheduler.instance.schedule(()) { _ in
+            self.tracedSubscribeNow(observer, site: site)
+        }
+    }
+
     /// `subscribeNow` while tracing: the steps `init` (of the disposer), `run` and
     /// `setSinkAndSubscription`, and the run context that gives the sink its `run` edge.
     @inline(never)
-    private func tracedSubscribeNow<Observer: ObserverType>(_ observer: Observer, disposer: SinkDisposer) -> Disposable where Observer.Element == Element {
+    private func tracedSubscribeNow<Observer: ObserverType>(_ observer: Observer, site: CallSite?) -> Disposable where Observer.Element == Element {
+        let disposer = SinkDisposer(callSite: site)
         let traced = traceID != 0
         if traced {
             let observerID = traceNodeID(of: observer)
             traceStep(.`init`, from: traceID, to: disposer.traceID, "SinkDisposer")
             traceStep(.run, from: traceID, to: traceID, "run(observer: \(Tracing.displayID(observerID)), cancel: \(Tracing.displayID(disposer.traceID)))")
         }
-        RunContext.push(producer: traceID, callSite: callSite)
+        RunContext.push(producer: traceID, callSite: site)
         let sinkAndSubscription = run(observer, cancel: disposer)
         RunContext.pop()
         if traced {
@@ -66,8 +82,9 @@ open class Producer<Element>: Observable<Element> {
     }
 }
 
-/// While a producer runs, which producer it is: sinks born inside `run` take its call site and
-/// get their `run` edge from it. Touched only when tracing is on.
+/// While a producer runs, which producer it is and the call site of the subscription: sinks
+/// born inside `run` take that call site and get their `run` edge from the producer.
+/// Touched only when tracing is on.
 enum RunContext {
     private final class Stack {
         var frames: [(producer: UInt64, callSite: CallSite?)] = []

@@ -50,9 +50,9 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
             guard let sink = self.sink, let subscription = self.subscription else {
                 preconditionFailure("SinkDisposer: sink and subscription not set")
             }
-            traceStep(.dispose, from: traceID, to: traceNodeID(of: sink))
+            traceDisposeStep(traceID, sink)
             sink.dispose()
-            traceStep(.dispose, from: traceID, to: traceNodeID(of: subscription))
+            traceDisposeStep(traceID, subscription)
             subscription.dispose()
             self.sink = nil
             self.subscription = nil

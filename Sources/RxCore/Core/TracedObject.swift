@@ -24,6 +24,15 @@ func traceStep(_ call: TraceCall, from caller: UInt64, to callee: UInt64, _ deta
     if let tracer = Tracing.active { tracer.step(call, from: caller, to: callee, detail: detail()) }
 }
 
+/// Records `dispose` from `owner` to `member` when tracing and `member` is a node.
+@inline(__always)
+func traceDisposeStep(_ owner: UInt64, _ member: Any) {
+    if owner != 0, let tracer = Tracing.active {
+        let id = traceNodeID(of: member)
+        if id != 0 { tracer.step(.dispose, from: owner, to: id, detail: nil) }
+    }
+}
+
 @inline(__always)
 func traceEdge(_ from: UInt64, _ to: UInt64, _ relation: TraceRelation) {
     if from != 0, to != 0, let tracer = Tracing.active { tracer.edge(from: from, to: to, relation: relation) }

@@ -84,7 +84,7 @@ public final class CompositeDisposable: DisposeBase, Cancelable {
         guard let members else { return }
         traceDisposed(traceID)
         for member in members {
-            traceStep(.dispose, from: traceID, to: traceNodeID(of: member))
+            traceDisposeStep(traceID, member)
             member.dispose()
         }
     }

@@ -55,7 +55,7 @@ public final class DisposeBag: DisposeBase {
         }
         if !all.isEmpty { traceDisposed(traceID) }
         for disposable in all {
-            traceStep(.dispose, from: traceID, to: traceNodeID(of: disposable))
+            traceDisposeStep(traceID, disposable)
             disposable.dispose()
         }
     }

@@ -52,7 +52,8 @@ final class SubscriptionDisposable: DisposeBase, Disposable {
     init(owner: SubjectUnsubscribing, key: Int) {
         self.owner = owner
         self.key = key
-        super.init(counter: .subscriptionDisposable)
+        // Inside an operator's `run`, the subscription's call site (see `Producer`).
+        super.init(counter: .subscriptionDisposable, callSite: Tracing.isOn ? RunContext.current?.callSite : nil)
     }
 
     func dispose() {
@@ -78,7 +79,7 @@ extension Observable {
     func traceSubscribe<Observer>(_ observer: Observer) {
         if traceID != 0 {
             let observerID = traceNodeID(of: observer)
-            traceStep(.subscribe, from: observerID, to: traceID)
+            traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
             traceEdge(observerID, traceID, .subscribes)
         }
     }

@@ -270,6 +270,12 @@ public final class TraceRecorder: RxTracer {
         }
     }
 
+    public func callSite(of node: UInt64) -> CallSite? {
+        let node = local(node)
+        guard node != 0 else { return nil }
+        return state.withLock { state in Int(node) <= state.nodes.count ? state.nodes[Int(node - 1)].callSite : nil }
+    }
+
     // MARK: Reading
 
     /// The clock now: the `seq` the next record will be given, minus one.

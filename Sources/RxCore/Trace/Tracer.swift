@@ -94,9 +94,15 @@ public protocol RxTracer: AnyObject, Sendable {
     /// `node` received an event through `call` (`on`, `onCore`) from outside a sink: the step
     /// (caller 0) and, when `recordEvent`, the event on `node`.
     func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool)
+    /// The call site `node` was born with, when known.
+    func callSite(of node: UInt64) -> CallSite?
 }
 
 extension RxTracer {
+    /// The call site `node` was born with, if the tracer keeps it (the core gives a
+    /// subscription's nodes the call site of the observer that started it).
+    public func callSite(of node: UInt64) -> CallSite? { nil }
+
     /// Composed from `step` and `event`; recorders override it to take one lock.
     public func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
         step(.forwardOn, from: sink, to: observer, detail: TraceEventKind.describe(kind, value))
