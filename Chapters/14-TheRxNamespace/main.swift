@@ -3,36 +3,9 @@
 import RxCore
 import Workbook
 
-// The three pieces, as 000 and 001 quote them from RxSwift. They are written out here so the
-// chapter shows all of them; RxSwift 6 spells the associated type `ReactiveBase`.
-public protocol ReactiveCompatible {
-    associatedtype ReactiveBase
-    static var rx: Reactive<ReactiveBase>.Type { get set }
-    var rx: Reactive<ReactiveBase> { get set }
-}
-
-extension ReactiveCompatible {
-    // Reactive 类型
-    public static var rx: Reactive<Self>.Type {
-        get { Reactive<Self>.self }
-        // this enables using Reactive to "mutate" base type
-        set {}
-    }
-
-    // Reactive 实例
-    public var rx: Reactive<Self> {
-        get { Reactive(self) }
-        // this enables using Reactive to "mutate" base object
-        set {}
-    }
-}
-
-public struct Reactive<Base> {
-    public let base: Base
-    public init(_ base: Base) {
-        self.base = base
-    }
-}
+// The three pieces 000 and 001 quote — `ReactiveCompatible`, its extension returning
+// `Reactive<Self>.self` and `Reactive(self)`, and `struct Reactive<Base> { let base }` — are in
+// Sources/RxCore/Reactive/Reactive.swift, with `extension NSObject: ReactiveCompatible {}`.
 
 // Headless stand-ins for UIKit controls (there is no UIKit on Linux): just enough state and
 // callbacks to bind to.
@@ -51,8 +24,8 @@ final class Label: View {
     }
 }
 
-// 000: `extension NSObject: ReactiveCompatible { }` gives every object `.rx`. Here the root
-// class of the models plays NSObject's part.
+// 000: `extension NSObject: ReactiveCompatible { }` gives every object `.rx`. The models' root
+// class joins the same way.
 extension View: ReactiveCompatible {}
 
 // 000: `where` picks the extensions that apply to one base type.
@@ -67,11 +40,11 @@ extension Reactive where Base: Button {
 }
 
 extension Reactive where Base: Label {
-    /// An observer that sets the label's text (RxCocoa: a `Binder`).
-    var text: AnyObserver<String?> {
-        AnyObserver { [base] event in
-            if case .next(let value) = event { base.text = value }
-        }
+    /// An observer that sets the label's text: a `Binder`, as RxCocoa's `UILabel.rx.text`
+    /// (000's `UIBindingObserver` is its RxSwift 3 name). It delivers on the main scheduler —
+    /// here the chapter runs on the main thread, so at once.
+    var text: Binder<String?> {
+        Binder(base) { label, text in label.text = text }
     }
 }
 
@@ -92,10 +65,25 @@ example("where Base: Button", draw: true) {
             count += 1
             return "tapped \(count)×"
         }
-        .subscribe(label.rx.text)
+        .bind(to: label.rx.text)
         .disposed(by: disposeBag)
     button.sendActions()
     button.sendActions()
+}
+
+// `Reactive` has `@dynamicMemberLookup`: any writable property of a class base is a Binder.
+final class Slider: View {
+    var value: Double = 0 {
+        didSet { print("slider.value = \(value)") }
+    }
+}
+
+example("rx.value: a Binder for every property") {
+    let disposeBag = DisposeBag()
+    let slider = Slider()
+    Observable.of(0.25, 0.5)
+        .bind(to: slider.rx.value)
+        .disposed(by: disposeBag)
 }
 
 // Any type can join: a struct gets `.rx` by conforming, and its own `where` extension.

@@ -5,16 +5,6 @@ import Foundation
 import RxCore
 import Workbook
 
-// The rx namespace (chapter 14 explains it).
-protocol ReactiveCompatible {}
-extension ReactiveCompatible {
-    var rx: Reactive<Self> { Reactive(self) }
-}
-struct Reactive<Base> {
-    let base: Base
-    init(_ base: Base) { self.base = base }
-}
-
 // MARK: - 1. sentMessage / methodInvoked by forwarding (the runtime model in Runtime.swift)
 
 let NSObjectClass = RuntimeClass(name: "NSObject", superclass: nil)
@@ -168,8 +158,11 @@ example("didStartLoad", draw: true) {
 
 // MARK: - 3. NotificationCenter as an observable source
 
+// In swift-corelibs-foundation NotificationCenter does not inherit NSObject, so it joins
+// the rx namespace itself (on Apple platforms NSObject's conformance covers it).
+#if !canImport(Darwin)
 extension NotificationCenter: ReactiveCompatible {}
-
+#endif
 extension Reactive where Base: NotificationCenter {
     /// Registers an observer on subscribe and removes it on dispose.
     func notification(_ name: Notification.Name, object: AnyObject? = nil) -> Observable<Notification> {
