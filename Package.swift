@@ -32,6 +32,8 @@ let chapters: [(String, String)] = [
     ("03", "03-OperatorsAreProducers"),
     ("04", "04-CreatingSequences"),
     ("05", "05-Subjects"),
+    ("06", "06-Transforming"),
+    ("07", "07-FilteringAndConditions"),
     ("09", "09-Errors"),
     ("10", "10-Utility"),
     ("11", "11-Schedulers"),
