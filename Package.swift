@@ -34,6 +34,7 @@ let chapters: [(String, String)] = [
     ("05", "05-Subjects"),
     ("06", "06-Transforming"),
     ("07", "07-FilteringAndConditions"),
+    ("08", "08-Combining"),
     ("09", "09-Errors"),
     ("10", "10-Utility"),
     ("11", "11-Schedulers"),
