@@ -43,6 +43,7 @@ let chapters: [(String, String)] = [
     ("14", "14-TheRxNamespace"),
     ("15", "15-MessageInterception"),
     ("16", "16-WrappingCallbackAPIs"),
+    ("17", "17-GitHubSignup"),
 ]
 
 let package = Package(

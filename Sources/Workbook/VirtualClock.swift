@@ -20,6 +20,9 @@ public final class VirtualClock {
         scheduler = TestScheduler(initialClock: 0, resolution: 0.001, simulateProcessingDelay: false)
     }
 
+    /// Subscriptions that live as long as the clock runs: disposed when `onVirtualTime` ends.
+    public private(set) var disposeBag = DisposeBag()
+
     /// Milliseconds since the clock started.
     public var now: Int { scheduler.clock }
 
@@ -45,7 +48,10 @@ public final class VirtualClock {
     /// `[t=0.300]`: a prefix for lines printed on virtual time.
     public var stamp: String { String(format: "[t=%.3f]", seconds) }
 
-    fileprivate func run() { scheduler.start() }
+    fileprivate func run() {
+        scheduler.start()
+        disposeBag = DisposeBag()
+    }
 
     fileprivate static func push(_ clock: VirtualClock?) -> VirtualClock? {
         let previous = current
