@@ -44,6 +44,7 @@ let chapters: [(String, String)] = [
     ("15", "15-MessageInterception"),
     ("16", "16-WrappingCallbackAPIs"),
     ("17", "17-GitHubSignup"),
+    ("18", "18-TableBinding"),
 ]
 
 let package = Package(
