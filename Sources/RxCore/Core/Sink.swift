@@ -25,7 +25,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
         self.resourceCounter = counter
         if Tracing.isOn {
             let context = RunContext.current
-            let id = rxBirth(counter, .sink, context?.callSite)
+            let id = rxBirth(counter, .sink, nil)
             let downstream = traceNodeID(of: observer)
             self.traceID = id
             self.observerTraceID = downstream
@@ -75,7 +75,9 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
                 tracer.anomaly(node: node, .concurrentOn, detail: "\(event.debugDescription) sent from another thread while one was delivering (from sink \(Tracing.displayID(traceID)))")
             }
         }
+        RunContext.push(producer: 0, callSite: nil, via: observerTraceID != 0 ? observerTraceID : traceID)
         observer.on(event)
+        RunContext.pop()
         if entered { forwarding.store(0, ordering: .releasing) }
     }
 

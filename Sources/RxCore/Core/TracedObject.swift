@@ -9,7 +9,18 @@ func rxBirth(_ counter: ResourceCounter, _ kind: TraceNodeKind, _ callSite: Call
     _ = TraceAutostart.once // `RXTRACE=…`: read once, at the first object (a `swift_once` check after)
     #endif
     guard let tracer = Tracing.active else { return 0 }
-    return tracer.node(kind: kind, type: counter.name, callSite: callSite)
+    return tracedBirth(tracer, counter, kind, callSite)
+}
+
+/// A node without a call site of its own, born inside a subscription (`run`, or an event a
+/// traced sink is forwarding), takes the subscription's call site.
+@inline(never)
+func tracedBirth(_ tracer: any RxTracer, _ counter: ResourceCounter, _ kind: TraceNodeKind, _ callSite: CallSite?) -> UInt64 {
+    var site = callSite
+    if site == nil, kind != .producer, kind != .observable, kind != .subject {
+        site = RunContext.site(tracer)
+    }
+    return tracer.node(kind: kind, type: counter.name, callSite: site)
 }
 
 @inline(__always)

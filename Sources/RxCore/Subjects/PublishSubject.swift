@@ -42,7 +42,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         let outcome: PublishOutcome<Element> = state.withLock { state in
             if let stopped = state.stoppedEvent { return .stopped(stopped) }
             if state.isDisposed { return .disposed }
-            return .added(state.observers.insert(observer.on))
+            return .added(state.observers.insert(tracedHandler(observer)))
         }
         switch outcome {
         case .added(let key):

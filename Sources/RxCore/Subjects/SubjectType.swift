@@ -52,8 +52,7 @@ final class SubscriptionDisposable: DisposeBase, Disposable {
     init(owner: SubjectUnsubscribing, key: Int) {
         self.owner = owner
         self.key = key
-        // Inside an operator's `run`, the subscription's call site (see `Producer`).
-        super.init(counter: .subscriptionDisposable, callSite: Tracing.isOn ? RunContext.current?.callSite : nil)
+        super.init(counter: .subscriptionDisposable)
     }
 
     func dispose() {
@@ -81,6 +80,29 @@ extension Observable {
             let observerID = traceNodeID(of: observer)
             traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
             traceEdge(observerID, traceID, .subscribes)
+        }
+    }
+
+    /// The handler a subject keeps for `observer`: `observer.on` itself, or, while tracing, one
+    /// that also records the delivery (`forwardOn` from the subject, the event on the observer)
+    /// so sinks subscribed to a subject show what they received.
+    @inline(__always)
+    func tracedHandler<Observer: ObserverType>(_ observer: Observer) -> (Event<Observer.Element>) -> Void {
+        guard traceID != 0, Tracing.isOn else { return observer.on }
+        return makeTracedHandler(observer)
+    }
+
+    @inline(never)
+    private func makeTracedHandler<Observer: ObserverType>(_ observer: Observer) -> (Event<Observer.Element>) -> Void {
+        let subjectID = traceID
+        let observerID = traceNodeID(of: observer)
+        let recordsOwn = traceRecordsOwnEvents(observer)
+        return { event in
+            guard let tracer = Tracing.active else { return observer.on(event) }
+            tracer.forwarded(from: subjectID, to: observerID, kind: event.traceKind, value: event.traceValue, recordEvent: !recordsOwn)
+            RunContext.push(producer: 0, callSite: nil, via: observerID)
+            observer.on(event)
+            RunContext.pop()
         }
     }
 
