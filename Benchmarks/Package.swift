@@ -19,5 +19,13 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        .executableTarget(
+            name: "RenderBench",
+            dependencies: [
+                .product(name: "RxTrace", package: "RxAnatomy"),
+                .product(name: "RxGraphviz", package: "RxAnatomy"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
     ]
 )
