@@ -53,3 +53,10 @@ final class EventLog<Element>: ObserverType, @unchecked Sendable {
     func on(_ event: Event<Element>) { lock.lock(); log.append(event); lock.unlock() }
     var events: [Event<Element>] { lock.lock(); defer { lock.unlock() }; return log }
 }
+
+/// False when RxCore was built with `RX_NO_TRACE` (tracing compiled out).
+let tracingCompiledIn: Bool = {
+    Tracing.tracer = StepRecorder()
+    defer { Tracing.tracer = nil }
+    return Tracing.isOn
+}()
