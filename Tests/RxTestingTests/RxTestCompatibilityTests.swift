@@ -38,6 +38,10 @@ final class RxTestCompatibilityTests: XCTestCase {
     }
 
     func testFilter_Error() {
+        XCTAssertEqual(assertNoLeaks { filterError() }, [:])
+    }
+
+    private func filterError() {
         let scheduler = TestScheduler(initialClock: 0)
         let testError = NSError(domain: "dummyError", code: -232, userInfo: nil)
 
@@ -59,7 +63,10 @@ final class RxTestCompatibilityTests: XCTestCase {
     }
 
     func testBlocking() throws {
-        XCTAssertEqual(try Observable.of(1, 2, 3).toBlocking().toArray(), [1, 2, 3])
-        XCTAssertEqual(try Observable.of(1, 2, 3).toBlocking().first(), 1)
+        let leaks = try assertNoLeaks {
+            XCTAssertEqual(try Observable.of(1, 2, 3).toBlocking().toArray(), [1, 2, 3])
+            XCTAssertEqual(try Observable.of(1, 2, 3).toBlocking().first(), 1)
+        }
+        XCTAssertEqual(leaks, [:])
     }
 }
