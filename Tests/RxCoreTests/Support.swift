@@ -57,3 +57,10 @@ final class EventLog<Element>: ObserverType, @unchecked Sendable {
         set { lock.lock(); log = newValue; lock.unlock() }
     }
 }
+
+/// False when RxCore was built with `RX_NO_TRACE` (tracing compiled out).
+let tracingCompiledIn: Bool = {
+    Tracing.tracer = StepRecorder()
+    defer { Tracing.tracer = nil }
+    return Tracing.isOn
+}()
