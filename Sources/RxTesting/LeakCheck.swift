@@ -1,3 +1,4 @@
+import Foundation
 import RxCore
 import Testing
 
@@ -5,8 +6,9 @@ import Testing
 /// before, e.g. `leaked: +1 MapSink, +1 SinkDisposer`.
 ///
 /// Everything `body` creates must be gone when it returns: keep Rx objects in its locals.
-/// Works in Swift Testing (the issue fails the current test); from XCTest, check the returned
-/// table (`XCTAssertEqual(assertNoLeaks { … }, [:])`).
+/// In Swift Testing the issue fails the current test. Elsewhere (XCTest, an executable) the
+/// message goes to standard error: from XCTest, check the returned table,
+/// `XCTAssertEqual(assertNoLeaks { … }, [:])`.
 ///
 /// ```swift
 /// @Test func mapDoesNotLeak() {
@@ -20,24 +22,24 @@ import Testing
 @discardableResult
 public func assertNoLeaks(
     _ comment: @autoclosure () -> String = "",
-    sourceLocation: SourceLocation = #_sourceLocation,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
     _ body: () throws -> Void
 ) rethrows -> [String: Int] {
     let before = Resources.snapshot()
     try body()
-    return LeakCheck.verify(since: before, comment: comment(), sourceLocation: sourceLocation)
+    return LeakCheck.verify(since: before, comment: comment(), sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
 /// `assertNoLeaks` for asynchronous bodies.
 @discardableResult
 public func assertNoLeaks(
     _ comment: @autoclosure () -> String = "",
-    sourceLocation: SourceLocation = #_sourceLocation,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
     _ body: () async throws -> Void
 ) async rethrows -> [String: Int] {
     let before = Resources.snapshot()
     try await body()
-    return LeakCheck.verify(since: before, comment: comment(), sourceLocation: sourceLocation)
+    return LeakCheck.verify(since: before, comment: comment(), sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
 /// The comparison behind `assertNoLeaks` and the `.noLeaks` trait.
@@ -60,7 +62,12 @@ public enum LeakCheck {
         let grown = leaks(since: before)
         if !grown.isEmpty {
             let prefix = comment.isEmpty ? "" : "\(comment): "
-            Issue.record(Comment(rawValue: "\(prefix)leaked: \(describe(grown))"), sourceLocation: sourceLocation)
+            let message = "\(prefix)leaked: \(describe(grown))"
+            if Test.current == nil {
+                // Not inside Swift Testing (XCTest, an executable): say it on standard error.
+                FileHandle.standardError.write(Data("\(sourceLocation): \(message)\n".utf8))
+            }
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         }
         return grown
     }
