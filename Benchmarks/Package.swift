@@ -7,7 +7,7 @@ let package = Package(
     name: "RxAnatomyBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
+        .package(name: "RxAnatomy", path: ".."),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
@@ -16,6 +16,14 @@ let package = Package(
             dependencies: [
                 .product(name: "RxCore", package: "RxAnatomy"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "RenderBench",
+            dependencies: [
+                .product(name: "RxTrace", package: "RxAnatomy"),
+                .product(name: "RxGraphviz", package: "RxAnatomy"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

@@ -12,6 +12,11 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     /// Trace node id (0 when not traced).
     public let traceID: UInt64
     private let observerTraceID: UInt64
+    /// True when the observer records the events it receives itself.
+    private let observerRecordsEvents: Bool
+    /// The thread inside `forwardOn` (0: none). Used only by traced sinks, to see concurrent
+    /// and re-entrant `on` calls into the observer.
+    private let forwarding = Atomic<UInt>(0)
 
     public init(observer: Observer, cancel: Cancelable, counter: ResourceCounter? = nil) {
         let counter = counter ?? ResourceCounter.named("Sink")
@@ -20,11 +25,12 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
         self.resourceCounter = counter
         if Tracing.isOn {
             let context = RunContext.current
-            let id = rxBirth(counter, .sink, context?.callSite)
+            let id = rxBirth(counter, .sink, nil)
             let downstream = traceNodeID(of: observer)
             self.traceID = id
             self.observerTraceID = downstream
-            if let producer = context?.producer {
+            self.observerRecordsEvents = traceRecordsOwnEvents(observer)
+            if let producer = context?.producer, producer != 0 {
                 traceStep(.`init`, from: producer, to: id)
                 traceEdge(producer, id, .run)
             }
@@ -33,6 +39,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
             counter.increment()
             self.traceID = 0
             self.observerTraceID = 0
+            self.observerRecordsEvents = false
         }
     }
 
@@ -42,17 +49,60 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     @inline(__always)
     public final func forwardOn(_ event: Event<Observer.Element>) {
         if disposed.load(ordering: .relaxed) { return }
-        if traceID != 0 { traceForward(event) }
+        if traceID != 0 {
+            tracedForwardOn(event)
+            return
+        }
         observer.on(event)
     }
 
-    @inline(never)
-    private func traceForward(_ event: Event<Observer.Element>) {
-        guard let tracer = Tracing.active else { return }
-        tracer.step(.forwardOn, from: traceID, to: observerTraceID, detail: event.debugDescription)
-        if observerTraceID != 0 {
-            tracer.event(node: observerTraceID, kind: event.traceKind, value: event.traceValue)
+    /// `forwardOn(.next(element))` without building the `Event`: the hot path of every sink.
+    @inline(__always)
+    public final func forwardNext(_ element: Observer.Element) {
+        if disposed.load(ordering: .relaxed) { return }
+        if traceID != 0 {
+            tracedForwardNext(element)
+            return
         }
+        observer.onNext(element)
+    }
+
+    /// `forwardOn(.error(error))` then `dispose()`: the failure path of a transform, kept out
+    /// of line so the element path never sets up an `Event`.
+    @inline(never)
+    public final func forwardErrorAndDispose(_ error: Swift.Error) {
+        forwardOn(.error(error))
+        dispose()
+    }
+
+    @inline(never)
+    private func tracedForwardNext(_ element: Observer.Element) {
+        tracedForwardOn(.next(element))
+    }
+
+    /// `forwardOn` of a sink born while tracing: records the step and the event, and notes
+    /// concurrent or re-entrant calls into the observer.
+    @inline(never)
+    private func tracedForwardOn(_ event: Event<Observer.Element>) {
+        guard let tracer = Tracing.active else {
+            observer.on(event)
+            return
+        }
+        tracer.forwarded(from: traceID, to: observerTraceID, kind: event.traceKind, value: event.traceValue, recordEvent: !observerRecordsEvents)
+        let me = TraceThreads.currentKey
+        let (entered, inside) = forwarding.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing)
+        if !entered {
+            let node = observerTraceID != 0 ? observerTraceID : traceID
+            if inside == me {
+                tracer.anomaly(node: node, .reentrantOn, detail: "\(event.debugDescription) sent while delivering an earlier event (from sink \(Tracing.displayID(traceID)))")
+            } else {
+                tracer.anomaly(node: node, .concurrentOn, detail: "\(event.debugDescription) sent from another thread while one was delivering (from sink \(Tracing.displayID(traceID)))")
+            }
+        }
+        RunContext.push(producer: 0, callSite: nil, via: observerTraceID != 0 ? observerTraceID : traceID)
+        observer.on(event)
+        RunContext.pop()
+        if entered { forwarding.store(0, ordering: .releasing) }
     }
 
     /// Whether `dispose()` was called.
@@ -72,11 +122,18 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
 }
 
 /// Forwards events into a sink's `forwardOn`: dispose on stop events.
-public struct SinkForwarder<Observer: ObserverType>: ObserverType {
+public struct SinkForwarder<Observer: ObserverType>: ObserverType, TraceStandIn {
     public typealias Element = Observer.Element
     private let forward: Sink<Observer>
 
+    var traceTargetID: UInt64 { forward.traceID }
+    var traceTargetRecordsOwnEvents: Bool { false }
+
     init(forward: Sink<Observer>) { self.forward = forward }
+
+    public func onNext(_ element: Element) {
+        forward.forwardNext(element)
+    }
 
     public func on(_ event: Event<Element>) {
         switch event {

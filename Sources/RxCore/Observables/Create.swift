@@ -35,7 +35,7 @@ final class AnonymousObservable<Element>: Producer<Element> {
 
 /// The sink of `create` (step8 of 001): the `AnyObserver` handed to the handler points here;
 /// it forwards events downstream and stops after the first stop event.
-final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, ObserverType, TraceSelfRecording {
     typealias Element = Observer.Element
     typealias Parent = AnonymousObservable<Element>
 
@@ -43,6 +43,12 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
 
     override init(observer: Observer, cancel: Cancelable, counter: ResourceCounter? = nil) {
         super.init(observer: observer, cancel: cancel, counter: .anonymousObservableSink)
+    }
+
+    func onNext(_ element: Element) {
+        if traceID != 0 { traceOnNext(element) }
+        if isStopped.load(ordering: .relaxed) { return }
+        forwardNext(element)
     }
 
     func on(_ event: Event<Element>) {
@@ -60,10 +66,12 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     }
 
     @inline(never)
+    private func traceOnNext(_ element: Element) { traceOn(.next(element)) }
+
+    @inline(never)
     private func traceOn(_ event: Event<Element>) {
         guard let tracer = Tracing.active else { return }
-        tracer.step(.on, from: 0, to: traceID, detail: event.debugDescription)
-        tracer.event(node: traceID, kind: event.traceKind, value: event.traceValue)
+        tracer.received(.on, node: traceID, kind: event.traceKind, value: event.traceValue, recordEvent: true)
     }
 
     func run(_ parent: Parent) -> Disposable {

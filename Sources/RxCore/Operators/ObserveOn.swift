@@ -1,0 +1,111 @@
+import Synchronization
+
+extension ObservableType {
+    /// Delivers events on `scheduler`, in order, one at a time.
+    ///
+    /// ```swift
+    /// network.observe(on: MainScheduler.instance).subscribe(onNext: { label.text = $0 })
+    /// ```
+    public func observe(on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        ObserveOn(source: asObservable(), scheduler: scheduler, callSite: CallSite(file, line))
+    }
+
+    @available(*, deprecated, renamed: "observe(on:)")
+    public func observeOn(_ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        observe(on: scheduler, file: file, line: line)
+    }
+}
+
+/// Queues events and delivers them one scheduled action at a time: the queue keeps their
+/// order, the `running` flag (one action outstanding at most) keeps delivery serial even on a
+/// concurrent scheduler.
+final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    private struct State {
+        var queue: [Event<Element>] = []
+        var head = 0
+        var running = false
+    }
+
+    private let scheduler: ImmediateSchedulerType
+    private let state = Mutex(State())
+    private let scheduled = SerialDisposable()
+    let sourceSubscription = SingleAssignmentDisposable()
+
+    init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
+        self.scheduler = scheduler
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("ObserveOnSink"))
+    }
+
+    func run(_ source: Observable<Element>) -> Disposable {
+        sourceSubscription.setDisposable(source.subscribe(self))
+        return Disposables.create(sourceSubscription, scheduled)
+    }
+
+    func on(_ event: Event<Element>) {
+        let start: Bool = state.withLock { state in
+            state.queue.append(event)
+            if state.running { return false }
+            state.running = true
+            return true
+        }
+        if event.isStopEvent { sourceSubscription.dispose() }
+        if start { scheduleNext() }
+    }
+
+    private func scheduleNext() {
+        scheduled.disposable = scheduler.schedule(()) { [weak self] _ in
+            self?.deliverOne()
+            return Disposables.create()
+        }
+    }
+
+    /// Delivers the oldest queued event, then schedules itself again while more are queued: one
+    /// event per scheduled action, as RxSwift does, so other work on the scheduler interleaves.
+    private func deliverOne() {
+        let next: Event<Element>? = state.withLock { state in
+            guard state.head < state.queue.count else {
+                state.running = false
+                return nil
+            }
+            let event = state.queue[state.head]
+            state.head += 1
+            if state.head == state.queue.count {
+                state.queue.removeAll(keepingCapacity: true)
+                state.head = 0
+            }
+            return event
+        }
+        guard let next, !isDisposed else { return }
+        forwardOn(next)
+        if next.isStopEvent {
+            dispose()
+            return
+        }
+        let more: Bool = state.withLock { state in
+            if state.head < state.queue.count { return true }
+            state.running = false
+            return false
+        }
+        if more { scheduleNext() }
+    }
+}
+
+final class ObserveOn<Element>: Producer<Element> {
+    private let source: Observable<Element>
+    private let scheduler: ImmediateSchedulerType
+
+    init(source: Observable<Element>, scheduler: ImmediateSchedulerType, callSite: CallSite?) {
+        self.source = source
+        self.scheduler = scheduler
+        super.init(counter: ResourceCounter.named("ObserveOn"), callSite: callSite)
+        traceSource(source)
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = ObserveOnSink(scheduler: scheduler, observer: observer, cancel: cancel)
+        let subscription = sink.run(source)
+        return (sink: sink, subscription: subscription)
+    }
+}

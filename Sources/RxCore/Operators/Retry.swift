@@ -1,0 +1,234 @@
+import Synchronization
+
+extension ObservableType {
+    /// Resubscribes to the source after every error, forever; completes when the source does.
+    ///
+    /// ```swift
+    /// request.retry()   // until it succeeds
+    /// ```
+    public func retry(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        Retry(source: asObservable(), maxAttemptCount: nil, callSite: CallSite(file, line))
+    }
+
+    /// Subscribes to the source at most `maxAttemptCount` times in all: the error of the last
+    /// attempt is passed on. `retry(3)` is one try and two retries; `retry(0)` just completes.
+    public func retry(_ maxAttemptCount: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        Retry(source: asObservable(), maxAttemptCount: maxAttemptCount, callSite: CallSite(file, line))
+    }
+
+    /// Resubscribes when the sequence `notificationHandler` builds from the errors emits an
+    /// element; passes on its error or completion as this sequence's own.
+    ///
+    /// ```swift
+    /// request.retry(when: { errors in
+    ///     errors.enumerated().flatMap { attempt, error in
+    ///         attempt < 3 ? Observable<Int>.timer(.seconds(1), scheduler: scheduler) : .error(error)
+    ///     }
+    /// })
+    /// ```
+    public func retry<TriggerObservable: ObservableType, Error: Swift.Error>(when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        RetryWhen(source: asObservable(), notificationHandler: { notificationHandler($0).asObservable().map { _ in () } }, callSite: CallSite(file, line))
+    }
+
+    /// `retry(when:)` for any error type.
+    public func retry<TriggerObservable: ObservableType>(when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        RetryWhen<Element, Swift.Error>(source: asObservable(), notificationHandler: { notificationHandler($0).asObservable().map { _ in () } }, callSite: CallSite(file, line))
+    }
+
+    @available(*, deprecated, renamed: "retry(when:)")
+    public func retryWhen<TriggerObservable: ObservableType, Error: Swift.Error>(_ notificationHandler: @escaping (Observable<Error>) -> TriggerObservable, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        retry(when: notificationHandler, file: file, line: line)
+    }
+}
+
+/// Runs resubscriptions one after another on the thread that asked first: a resubscription
+/// asked for while one is in progress (a source that fails while being subscribed) is done
+/// when that one returns, so retrying a synchronous failure loops instead of recursing.
+final class RetryGate {
+    private let pending = Atomic<Int>(0)
+
+    func run(_ work: () -> Void) {
+        if pending.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 { return }
+        repeat {
+            work()
+        } while pending.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue != 0
+    }
+}
+
+final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    private let source: Observable<Element>
+    private let attemptsLeft: Mutex<Int?>
+    private let gate = RetryGate()
+    let subscription = SerialDisposable()
+
+    init(source: Observable<Element>, maxAttemptCount: Int?, observer: Observer, cancel: Cancelable) {
+        self.source = source
+        self.attemptsLeft = Mutex(maxAttemptCount)
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("RetrySink"))
+    }
+
+    /// Subscribes once more if attempts are left; false when none are.
+    private func takeAttempt() -> Bool {
+        attemptsLeft.withLock { left in
+            guard let count = left else { return true }
+            if count <= 0 { return false }
+            left = count - 1
+            return true
+        }
+    }
+
+    func run() -> Disposable {
+        if takeAttempt() {
+            subscribeAgain()
+        } else {
+            forwardOn(.completed)
+            dispose()
+        }
+        return subscription
+    }
+
+    private func subscribeAgain() {
+        gate.run {
+            if isDisposed { return }
+            let attempt = SingleAssignmentDisposable()
+            subscription.disposable = attempt
+            attempt.setDisposable(source.subscribe(self))
+        }
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            forwardOn(event)
+        case .completed:
+            forwardOn(event)
+            dispose()
+        case .error:
+            // The failed attempt is over: end its subscription now, not at the next attempt.
+            subscription.disposable = Disposables.create()
+            if takeAttempt() {
+                subscribeAgain()
+            } else {
+                forwardOn(event)
+                dispose()
+            }
+        }
+    }
+}
+
+final class Retry<Element>: Producer<Element> {
+    private let source: Observable<Element>
+    private let maxAttemptCount: Int?
+
+    init(source: Observable<Element>, maxAttemptCount: Int?, callSite: CallSite?) {
+        self.source = source
+        self.maxAttemptCount = maxAttemptCount
+        super.init(counter: ResourceCounter.named("Retry"), callSite: callSite)
+        traceSource(source)
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = RetrySink(source: source, maxAttemptCount: maxAttemptCount, observer: observer, cancel: cancel)
+        let subscription = sink.run()
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+// MARK: - retry(when:)
+
+/// Listens to the trigger sequence of `retry(when:)`: an element resubscribes, a stop event ends
+/// the whole sequence.
+final class RetryWhenTriggerObserver<Observer: ObserverType, Error: Swift.Error>: ObserverBase<Void> {
+    private weak var parent: RetryWhenSink<Observer, Error>?
+
+    init(parent: RetryWhenSink<Observer, Error>) {
+        self.parent = parent
+        super.init(counter: ResourceCounter.named("RetryWhenTriggerObserver"))
+    }
+
+    override func onCore(_ event: Event<Void>) {
+        guard let parent else { return }
+        switch event {
+        case .next:
+            parent.subscribeAgain()
+        case .error(let error):
+            parent.forwardOn(.error(error))
+            parent.dispose()
+        case .completed:
+            parent.forwardOn(.completed)
+            parent.dispose()
+        }
+    }
+}
+
+final class RetryWhenSink<Observer: ObserverType, Error: Swift.Error>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    private let source: Observable<Element>
+    private let errors = PublishSubject<Error>()
+    private let gate = RetryGate()
+    private let sourceSubscription = SerialDisposable()
+    private let triggerSubscription = SingleAssignmentDisposable()
+
+    init(source: Observable<Element>, observer: Observer, cancel: Cancelable) {
+        self.source = source
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("RetryWhenSink"))
+    }
+
+    func run(_ notificationHandler: (Observable<Error>) -> Observable<Void>) -> Disposable {
+        let trigger = notificationHandler(errors.asObservable())
+        triggerSubscription.setDisposable(trigger.subscribe(RetryWhenTriggerObserver(parent: self)))
+        subscribeAgain()
+        return Disposables.create(sourceSubscription, triggerSubscription)
+    }
+
+    func subscribeAgain() {
+        gate.run {
+            if isDisposed { return }
+            let attempt = SingleAssignmentDisposable()
+            sourceSubscription.disposable = attempt
+            attempt.setDisposable(source.subscribe(self))
+        }
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            forwardOn(event)
+        case .completed:
+            forwardOn(event)
+            dispose()
+        case .error(let error):
+            // The failed attempt is over: end its subscription before asking the trigger.
+            sourceSubscription.disposable = Disposables.create()
+            if let typed = error as? Error {
+                errors.on(.next(typed))
+            } else {
+                forwardOn(event)
+                dispose()
+            }
+        }
+    }
+}
+
+final class RetryWhen<Element, Error: Swift.Error>: Producer<Element> {
+    typealias NotificationHandler = (Observable<Error>) -> Observable<Void>
+
+    private let source: Observable<Element>
+    private let notificationHandler: NotificationHandler
+
+    init(source: Observable<Element>, notificationHandler: @escaping NotificationHandler, callSite: CallSite?) {
+        self.source = source
+        self.notificationHandler = notificationHandler
+        super.init(counter: ResourceCounter.named("RetryWhen"), callSite: callSite)
+        traceSource(source)
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = RetryWhenSink<Observer, Error>(source: source, observer: observer, cancel: cancel)
+        let subscription = sink.run(notificationHandler)
+        return (sink: sink, subscription: subscription)
+    }
+}

@@ -1,0 +1,124 @@
+/// The trait of `Completable`: completion or an error, never an element.
+public enum CompletableTrait {}
+
+/// Completion or an error: work done for its effect (RxSwift 6).
+public typealias Completable = PrimitiveSequence<CompletableTrait, Swift.Never>
+
+/// What a `Completable` says.
+@frozen public enum CompletableEvent {
+    /// It failed.
+    case error(Swift.Error)
+    /// It finished.
+    case completed
+}
+
+extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swift.Never {
+    public typealias CompletableObserver = (CompletableEvent) -> Void
+
+    /// A `Completable` whose subscribe is `subscribe`; only the first event it sends counts.
+    ///
+    /// ```swift
+    /// Completable.create { completable in
+    ///     save { error in completable(error.map { .error($0) } ?? .completed) }
+    ///     return Disposables.create()
+    /// }
+    /// ```
+    public static func create(subscribe: @escaping (@escaping CompletableObserver) -> Disposable, file: StaticString = #fileID, line: UInt = #line) -> Completable {
+        let source = Observable<Never>.create({ observer in
+            subscribe { event in
+                switch event {
+                case .error(let error): observer.on(.error(error))
+                case .completed: observer.on(.completed)
+                }
+            }
+        }, file: file, line: line)
+        return PrimitiveSequence(raw: source)
+    }
+
+    /// Subscribes one closure for the outcome.
+    public func subscribe(_ observer: @escaping (CompletableEvent) -> Void, file: StaticString = #fileID, line: UInt = #line) -> Disposable {
+        var stopped = false
+        return primitiveSequence.asObservable().subscribe({ event in
+            if stopped { return }
+            stopped = true
+            switch event {
+            case .next: rxFatalErrorInDebug("Completable can't emit an element")
+            case .error(let error): observer(.error(error))
+            case .completed: observer(.completed)
+            }
+        }, file: file, line: line)
+    }
+
+    /// Subscribes closures for completion and error.
+    public func subscribe(onCompleted: (() -> Void)? = nil, onError: ((Swift.Error) -> Void)? = nil, onDisposed: (() -> Void)? = nil, file: StaticString = #fileID, line: UInt = #line) -> Disposable {
+        let callStack = Hooks.recordCallStackOnError ? Hooks.customCaptureSubscriptionCallstack() : []
+        let disposable: Disposable = onDisposed.map { Disposables.create(with: $0, file: file, line: line) } ?? Disposables.create(file: file, line: line)
+        let subscription = subscribe({ event in
+            switch event {
+            case .error(let error):
+                if let onError { onError(error) } else { Hooks.defaultErrorHandler(callStack, error) }
+            case .completed: onCompleted?()
+            }
+            disposable.dispose()
+        }, file: file, line: line)
+        return Disposables.create(subscription, disposable)
+    }
+
+    /// A `Completable` that completes at once.
+    public static func empty(file: StaticString = #fileID, line: UInt = #line) -> Completable {
+        PrimitiveSequence(raw: Observable.empty(file: file, line: line))
+    }
+
+    /// A `Completable` that fails with `error`.
+    public static func error(_ error: Swift.Error, file: StaticString = #fileID, line: UInt = #line) -> Completable {
+        PrimitiveSequence(raw: Observable.error(error, file: file, line: line))
+    }
+
+    /// A `Completable` that never says anything.
+    public static func never(file: StaticString = #fileID, line: UInt = #line) -> Completable {
+        PrimitiveSequence(raw: Observable.never(file: file, line: line))
+    }
+
+    /// Calls the closures as events pass (see `ObservableType.do`).
+    public func `do`(
+        onError: ((Swift.Error) throws -> Void)? = nil,
+        afterError: ((Swift.Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        afterCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onSubscribed: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Completable {
+        PrimitiveSequence(raw: primitiveSequence.source.do(onError: onError, afterError: afterError, onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, file: file, line: line))
+    }
+
+    /// When this completes, continues with `second`.
+    ///
+    /// ```swift
+    /// save.andThen(Single.just("saved"))
+    /// ```
+    public func andThen<Element>(_ second: Single<Element>, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
+        PrimitiveSequence(raw: andThenSource(second.asObservable(), CallSite(file, line)))
+    }
+
+    /// When this completes, continues with `second`.
+    public func andThen<Element>(_ second: Maybe<Element>, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
+        PrimitiveSequence(raw: andThenSource(second.asObservable(), CallSite(file, line)))
+    }
+
+    /// When this completes, continues with `second`.
+    public func andThen(_ second: Completable, file: StaticString = #fileID, line: UInt = #line) -> Completable {
+        PrimitiveSequence(raw: andThenSource(second.asObservable(), CallSite(file, line)))
+    }
+
+    /// When this completes, continues with `second`.
+    public func andThen<Element>(_ second: Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+        andThenSource(second, CallSite(file, line))
+    }
+
+    private func andThenSource<Element>(_ second: Observable<Element>, _ callSite: CallSite) -> Observable<Element> {
+        PrimitiveFlatMap<Never, Element>(source: primitiveSequence.source, selector: { _ in second }, continuation: second, callSite: callSite)
+    }
+}

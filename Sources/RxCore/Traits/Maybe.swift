@@ -1,0 +1,134 @@
+/// The trait of `Maybe`: one element, nothing, or an error.
+public enum MaybeTrait {}
+
+/// One element, nothing (completed), or an error (RxSwift 6).
+public typealias Maybe<Element> = PrimitiveSequence<MaybeTrait, Element>
+
+/// What a `Maybe` says.
+@frozen public enum MaybeEvent<Element> {
+    /// The one element; the `Maybe` is done.
+    case success(Element)
+    /// It failed.
+    case error(Swift.Error)
+    /// It finished with no element.
+    case completed
+}
+
+extension PrimitiveSequenceType where Trait == MaybeTrait {
+    public typealias MaybeObserver = (MaybeEvent<Element>) -> Void
+
+    /// A `Maybe` whose subscribe is `subscribe`; only the first event it sends counts.
+    public static func create(subscribe: @escaping (@escaping MaybeObserver) -> Disposable, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
+        let source = Observable<Element>.create({ observer in
+            subscribe { event in
+                switch event {
+                case .success(let element):
+                    observer.on(.next(element))
+                    observer.on(.completed)
+                case .error(let error):
+                    observer.on(.error(error))
+                case .completed:
+                    observer.on(.completed)
+                }
+            }
+        }, file: file, line: line)
+        return PrimitiveSequence(raw: source)
+    }
+
+    /// Subscribes one closure for the outcome.
+    public func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void, file: StaticString = #fileID, line: UInt = #line) -> Disposable {
+        var stopped = false
+        return primitiveSequence.asObservable().subscribe({ event in
+            if stopped { return }
+            stopped = true
+            switch event {
+            case .next(let element): observer(.success(element))
+            case .error(let error): observer(.error(error))
+            case .completed: observer(.completed)
+            }
+        }, file: file, line: line)
+    }
+
+    /// Subscribes closures for the element, the error and the empty completion.
+    public func subscribe(onSuccess: ((Element) -> Void)? = nil, onError: ((Swift.Error) -> Void)? = nil, onCompleted: (() -> Void)? = nil, onDisposed: (() -> Void)? = nil, file: StaticString = #fileID, line: UInt = #line) -> Disposable {
+        let callStack = Hooks.recordCallStackOnError ? Hooks.customCaptureSubscriptionCallstack() : []
+        let disposable: Disposable = onDisposed.map { Disposables.create(with: $0, file: file, line: line) } ?? Disposables.create(file: file, line: line)
+        let subscription = subscribe({ event in
+            switch event {
+            case .success(let element): onSuccess?(element)
+            case .error(let error):
+                if let onError { onError(error) } else { Hooks.defaultErrorHandler(callStack, error) }
+            case .completed: onCompleted?()
+            }
+            disposable.dispose()
+        }, file: file, line: line)
+        return Disposables.create(subscription, disposable)
+    }
+
+    /// A `Maybe` of `element`.
+    public static func just(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
+        PrimitiveSequence(raw: Observable.just(element, file: file, line: line))
+    }
+
+    /// A `Maybe` that completes with no element.
+    public static func empty(file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
+        PrimitiveSequence(raw: Observable.empty(file: file, line: line))
+    }
+
+    /// A `Maybe` that fails with `error`.
+    public static func error(_ error: Swift.Error, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
+        PrimitiveSequence(raw: Observable.error(error, file: file, line: line))
+    }
+
+    /// A `Maybe` that never says anything.
+    public static func never(file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
+        PrimitiveSequence(raw: Observable.never(file: file, line: line))
+    }
+
+    /// Transforms the element.
+    public func map<Result>(_ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Result> {
+        PrimitiveSequence(raw: primitiveSequence.source.map(transform, file: file, line: line))
+    }
+
+    /// Continues with the `Maybe` the element maps to; empty stays empty.
+    public func flatMap<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Result> {
+        PrimitiveSequence(raw: PrimitiveFlatMap(source: primitiveSequence.source, selector: { try selector($0).asObservable() }, continuation: nil, callSite: CallSite(file, line)))
+    }
+
+    /// Keeps the element only when `predicate` holds.
+    public func filter(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
+        PrimitiveSequence(raw: primitiveSequence.source.filter(predicate, file: file, line: line))
+    }
+
+    /// On error, succeeds with `element`.
+    public func catchAndReturn(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
+        PrimitiveSequence(raw: primitiveSequence.source.catchAndReturn(element, file: file, line: line))
+    }
+
+    /// `Single` of the element, or of `element` when empty.
+    public func ifEmpty(default element: Element, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
+        PrimitiveSequence(raw: PrimitiveFlatMap(source: primitiveSequence.source, selector: { Observable.just($0) }, continuation: Observable.just(element, file: file, line: line), callSite: CallSite(file, line)))
+    }
+
+    /// Calls the closures as events pass (see `ObservableType.do`).
+    public func `do`(
+        onNext: ((Element) throws -> Void)? = nil,
+        afterNext: ((Element) throws -> Void)? = nil,
+        onError: ((Swift.Error) throws -> Void)? = nil,
+        afterError: ((Swift.Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        afterCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onSubscribed: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Maybe<Element> {
+        PrimitiveSequence(raw: primitiveSequence.source.do(onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError, onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, file: file, line: line))
+    }
+
+    /// This `Maybe` as a `Completable`: the element is dropped.
+    public func asCompletable(file: StaticString = #fileID, line: UInt = #line) -> Completable {
+        primitiveSequence.source.asCompletable(file: file, line: line)
+    }
+}
