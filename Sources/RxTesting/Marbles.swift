@@ -36,7 +36,7 @@ public enum Marbles {
     ) throws -> [Recorded<Event<Element>>] {
         let chars = Array(marbles.filter { !$0.isWhitespace })
         // Frame of each character; ^ sets frame zero.
-        var frames: [(frame: Int, char: Character, grouped: Bool)] = []
+        var frames: [(frame: Int, char: Character)] = []
         var frame = 0
         var caretFrame: Int?
         var groupFrame: Int?
@@ -55,14 +55,14 @@ public enum Marbles {
                 caretFrame = frame
                 frame += 1
             default:
-                frames.append((groupFrame ?? frame, char, groupFrame != nil))
+                frames.append((groupFrame ?? frame, char))
                 if groupFrame == nil { frame += 1 }
             }
         }
         if groupFrame != nil { throw MarbleSyntaxError("unclosed group in \"\(marbles)\"") }
         let origin = caretFrame ?? 0
         var result: [Recorded<Event<Element>>] = []
-        for (frame, char, _) in frames {
+        for (frame, char) in frames {
             let time = zero + (frame - origin) * ticksPerFrame
             switch char {
             case "-": continue
@@ -85,9 +85,7 @@ public enum Marbles {
         ticksPerFrame: Int = 10,
         zero: TestTime = 0
     ) throws -> [Recorded<Event<String>>] {
-        var values: [Character: String] = [:]
-        for char in marbles where !"-|#^() ".contains(char) { values[char] = String(char) }
-        return try events(marbles, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero)
+        try events(marbles, values: letterValues(marbles), error: error, ticksPerFrame: ticksPerFrame, zero: zero)
     }
 
     /// The marble string of `events`: the inverse of `events(_:values:…)` when every time falls
@@ -240,9 +238,10 @@ extension TestScheduler {
     }
 }
 
+/// Each letter of a diagram standing for itself.
 func letterValues(_ marbles: String) -> [Character: String] {
     var values: [Character: String] = [:]
-    for char in marbles where !"-|#^() ".contains(char) { values[char] = String(char) }
+    for char in marbles where !"-|#^()".contains(char) && !char.isWhitespace { values[char] = String(char) }
     return values
 }
 

@@ -40,7 +40,11 @@ open class Producer<Element>: Observable<Element> {
     @inline(never)
     private func tracedSubscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         let observerID = traceNodeID(of: observer)
-        let site = RunContext.current?.callSite ?? (observerID != 0 ? Tracing.active?.callSite(of: observerID) : nil) ?? callSite
+        var site: CallSite? = nil
+        if let tracer = Tracing.active {
+            site = RunContext.site(tracer) ?? (observerID != 0 ? tracer.callSite(of: observerID) : nil)
+        }
+        site = site ?? callSite
         if traceID != 0 {
             traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
         }
@@ -83,24 +87,39 @@ open class Producer<Element>: Observable<Element> {
 }
 
 /// While a producer runs, which producer it is and the call site of the subscription: sinks
-/// born inside `run` take that call site and get their `run` edge from the producer.
+/// born inside `run` take that call site and get their `run` edge from the producer. While a
+/// traced sink forwards an event, a frame naming the sink (`via`), so that nodes born while the
+/// event is handled (the inner subscriptions of `flatMap` & co.) take the sink's call site.
 /// Touched only when tracing is on.
 enum RunContext {
+    struct Frame {
+        var producer: UInt64
+        var callSite: CallSite?
+        var via: UInt64
+    }
+
     private final class Stack {
-        var frames: [(producer: UInt64, callSite: CallSite?)] = []
+        var frames: [Frame] = []
     }
 
     private static let stack = ThreadLocal<Stack> { Stack() }
 
-    static func push(producer: UInt64, callSite: CallSite?) {
-        stack.value.frames.append((producer, callSite))
+    static func push(producer: UInt64, callSite: CallSite?, via: UInt64 = 0) {
+        stack.value.frames.append(Frame(producer: producer, callSite: callSite, via: via))
     }
 
     static func pop() {
         _ = stack.value.frames.popLast()
     }
 
-    static var current: (producer: UInt64, callSite: CallSite?)? {
-        stack.value.frames.last
+    static var current: Frame? {
+        stack.existing?.frames.last
+    }
+
+    /// The call site of the subscription being made or served on this thread, if any.
+    static func site(_ tracer: any RxTracer) -> CallSite? {
+        guard let frame = current else { return nil }
+        if let site = frame.callSite { return site }
+        return frame.via != 0 ? tracer.callSite(of: frame.via) : nil
     }
 }

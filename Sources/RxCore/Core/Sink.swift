@@ -25,7 +25,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
         self.resourceCounter = counter
         if Tracing.isOn {
             let context = RunContext.current
-            let id = rxBirth(counter, .sink, context?.callSite)
+            let id = rxBirth(counter, .sink, nil)
             let downstream = traceNodeID(of: observer)
             self.traceID = id
             self.observerTraceID = downstream
@@ -56,6 +56,30 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
         observer.on(event)
     }
 
+    /// `forwardOn(.next(element))` without building the `Event`: the hot path of every sink.
+    @inline(__always)
+    public final func forwardNext(_ element: Observer.Element) {
+        if disposed.load(ordering: .relaxed) { return }
+        if traceID != 0 {
+            tracedForwardNext(element)
+            return
+        }
+        observer.onNext(element)
+    }
+
+    /// `forwardOn(.error(error))` then `dispose()`: the failure path of a transform, kept out
+    /// of line so the element path never sets up an `Event`.
+    @inline(never)
+    public final func forwardErrorAndDispose(_ error: Swift.Error) {
+        forwardOn(.error(error))
+        dispose()
+    }
+
+    @inline(never)
+    private func tracedForwardNext(_ element: Observer.Element) {
+        tracedForwardOn(.next(element))
+    }
+
     /// `forwardOn` of a sink born while tracing: records the step and the event, and notes
     /// concurrent or re-entrant calls into the observer.
     @inline(never)
@@ -75,7 +99,9 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
                 tracer.anomaly(node: node, .concurrentOn, detail: "\(event.debugDescription) sent from another thread while one was delivering (from sink \(Tracing.displayID(traceID)))")
             }
         }
+        RunContext.push(producer: 0, callSite: nil, via: observerTraceID != 0 ? observerTraceID : traceID)
         observer.on(event)
+        RunContext.pop()
         if entered { forwarding.store(0, ordering: .releasing) }
     }
 
@@ -104,6 +130,10 @@ public struct SinkForwarder<Observer: ObserverType>: ObserverType, TraceStandIn 
     var traceTargetRecordsOwnEvents: Bool { false }
 
     init(forward: Sink<Observer>) { self.forward = forward }
+
+    public func onNext(_ element: Element) {
+        forward.forwardNext(element)
+    }
 
     public func on(_ event: Event<Element>) {
         switch event {

@@ -9,7 +9,18 @@ func rxBirth(_ counter: ResourceCounter, _ kind: TraceNodeKind, _ callSite: Call
     _ = TraceAutostart.once // `RXTRACE=…`: read once, at the first object (a `swift_once` check after)
     #endif
     guard let tracer = Tracing.active else { return 0 }
-    return tracer.node(kind: kind, type: counter.name, callSite: callSite)
+    return tracedBirth(tracer, counter, kind, callSite)
+}
+
+/// A node without a call site of its own, born inside a subscription (`run`, or an event a
+/// traced sink is forwarding), takes the subscription's call site.
+@inline(never)
+func tracedBirth(_ tracer: any RxTracer, _ counter: ResourceCounter, _ kind: TraceNodeKind, _ callSite: CallSite?) -> UInt64 {
+    var site = callSite
+    if site == nil, kind != .producer, kind != .observable, kind != .subject {
+        site = RunContext.site(tracer)
+    }
+    return tracer.node(kind: kind, type: counter.name, callSite: site)
 }
 
 @inline(__always)
@@ -18,10 +29,11 @@ func rxDeath(_ counter: ResourceCounter, _ id: UInt64) {
     if id != 0, let tracer = Tracing.active { tracer.deinitialized(id) }
 }
 
-/// Records `call` from `caller` to `callee` when tracing.
+/// Records `call` from `caller` to `callee` when tracing. The node arguments are evaluated only
+/// then: finding a node id is a dynamic cast, which must cost nothing when tracing is off.
 @inline(__always)
-func traceStep(_ call: TraceCall, from caller: UInt64, to callee: UInt64, _ detail: @autoclosure () -> String? = nil) {
-    if let tracer = Tracing.active { tracer.step(call, from: caller, to: callee, detail: detail()) }
+func traceStep(_ call: TraceCall, from caller: @autoclosure () -> UInt64, to callee: @autoclosure () -> UInt64, _ detail: @autoclosure () -> String? = nil) {
+    if let tracer = Tracing.active { tracer.step(call, from: caller(), to: callee(), detail: detail()) }
 }
 
 /// Records `dispose` from `owner` to `member` when tracing and `member` is a node.
@@ -34,8 +46,11 @@ func traceDisposeStep(_ owner: UInt64, _ member: Any) {
 }
 
 @inline(__always)
-func traceEdge(_ from: UInt64, _ to: UInt64, _ relation: TraceRelation) {
-    if from != 0, to != 0, let tracer = Tracing.active { tracer.edge(from: from, to: to, relation: relation) }
+func traceEdge(_ from: UInt64, _ to: @autoclosure () -> UInt64, _ relation: TraceRelation) {
+    if from != 0, let tracer = Tracing.active {
+        let to = to()
+        if to != 0 { tracer.edge(from: from, to: to, relation: relation) }
+    }
 }
 
 @inline(__always)

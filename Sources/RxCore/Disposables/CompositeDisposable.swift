@@ -48,11 +48,11 @@ public final class CompositeDisposable: DisposeBase, Cancelable {
             state.order.append(key)
             return key
         }
+        traceEdge(traceID, traceNodeID(of: disposable), .owns)
         guard let key else {
             disposable.dispose()
             return nil
         }
-        traceEdge(traceID, traceNodeID(of: disposable), .owns)
         return DisposeKey(value: key)
     }
 

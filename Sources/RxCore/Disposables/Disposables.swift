@@ -31,7 +31,8 @@ extension Disposables {
 
     /// A disposable that runs `dispose` once, on the first `dispose()`.
     public static func create(with dispose: @escaping () -> Void, file: StaticString = #fileID, line: UInt = #line) -> Cancelable {
-        AnonymousDisposable(dispose, callSite: CallSite(file, line))
+        // Made inside the core, it takes the call site of the subscription it serves.
+        AnonymousDisposable(dispose, callSite: isCoreFile(file) ? nil : CallSite(file, line))
     }
 
     /// Disposes both.

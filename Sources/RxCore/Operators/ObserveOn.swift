@@ -16,8 +16,9 @@ extension ObservableType {
     }
 }
 
-/// Queues events and drains them in one scheduled action at a time: the queue keeps their
-/// order, the `running` flag keeps delivery serial even on a concurrent scheduler.
+/// Queues events and delivers them one scheduled action at a time: the queue keeps their
+/// order, the `running` flag (one action outstanding at most) keeps delivery serial even on a
+/// concurrent scheduler.
 final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
@@ -50,33 +51,44 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
             return true
         }
         if event.isStopEvent { sourceSubscription.dispose() }
-        guard start else { return }
+        if start { scheduleNext() }
+    }
+
+    private func scheduleNext() {
         scheduled.disposable = scheduler.schedule(()) { [weak self] _ in
-            self?.drain()
+            self?.deliverOne()
             return Disposables.create()
         }
     }
 
-    private func drain() {
-        while true {
-            let next: Event<Element>? = state.withLock { state in
-                guard state.head < state.queue.count else {
-                    state.queue.removeAll(keepingCapacity: true)
-                    state.head = 0
-                    state.running = false
-                    return nil
-                }
-                let event = state.queue[state.head]
-                state.head += 1
-                return event
+    /// Delivers the oldest queued event, then schedules itself again while more are queued: one
+    /// event per scheduled action, as RxSwift does, so other work on the scheduler interleaves.
+    private func deliverOne() {
+        let next: Event<Element>? = state.withLock { state in
+            guard state.head < state.queue.count else {
+                state.running = false
+                return nil
             }
-            guard let next, !isDisposed else { return }
-            forwardOn(next)
-            if next.isStopEvent {
-                dispose()
-                return
+            let event = state.queue[state.head]
+            state.head += 1
+            if state.head == state.queue.count {
+                state.queue.removeAll(keepingCapacity: true)
+                state.head = 0
             }
+            return event
         }
+        guard let next, !isDisposed else { return }
+        forwardOn(next)
+        if next.isStopEvent {
+            dispose()
+            return
+        }
+        let more: Bool = state.withLock { state in
+            if state.head < state.queue.count { return true }
+            state.running = false
+            return false
+        }
+        if more { scheduleNext() }
     }
 }
 

@@ -202,7 +202,7 @@ public enum TraceThreads {
         }
         return names.withLock { names in
             let index = UInt32(names.count)
-            names.append(name.isEmpty ? "thread-\(index)" : name)
+            names.append(name == "main" ? name : name.isEmpty ? "thread-\(index)" : "thread-\(index) (\(name))")
             return Tag(index: index)
         }
     }
@@ -211,7 +211,8 @@ public enum TraceThreads {
     @inline(__always)
     public static var current: UInt32 { local.value.index }
 
-    /// The name of thread number `index`: `main`, the thread's name, or `thread-N`.
+    /// The name of thread number `index`: `main`, or `thread-N` followed by the thread's own
+    /// name in parentheses when it has one (names alone are not unique).
     public static func name(of index: UInt32) -> String {
         names.withLock { Int(index) < $0.count ? $0[Int(index)] : "thread-\(index)" }
     }
