@@ -51,8 +51,8 @@ struct FlowView {
     func build() throws(RenderError) -> DotGraph {
         let (subscription, steps) = try steps()
         guard !steps.isEmpty else { throw .viewDoesNotFit("flow view: no call of subscription \(subscription.number) matches the filters") }
-        guard steps.count <= options.maxNodes else {
-            throw .viewDoesNotFit("flow view: subscription \(subscription.number) made \(steps.count) calls, more than the limit of \(options.maxNodes); narrow it with --filter-type or --filter-site")
+        guard steps.count <= options.maxSteps else {
+            throw .viewDoesNotFit("flow view: subscription \(subscription.number) made \(steps.count) calls, more than the limit of \(options.maxSteps); narrow it with --filter-type or --filter-site")
         }
         let root = structure.byID[subscription.root]!
         var graph = DotGraph(

@@ -14,6 +14,9 @@ struct GraphView {
         structure = TraceStructure(document)
     }
 
+    /// Above this many drawn nodes the layout trades some polish for speed.
+    static let largeGraph = 300
+
     func build() throws(RenderError) -> DotGraph {
         guard !document.nodes.isEmpty else { throw .viewDoesNotFit("graph view: the trace has no nodes") }
         var graph = DotGraph(
@@ -87,11 +90,29 @@ struct GraphView {
             throw .viewDoesNotFit("graph view: \(count) nodes to draw, more than the limit of \(options.maxNodes); narrow it with --filter-type or --filter-site\(options.expand ? " or drop --expand" : "")")
         }
 
+        if count > Self.largeGraph {
+            // Large graphs: fewer crossing-minimisation and network-simplex passes keep the
+            // layout to seconds; the picture stays readable because clusters keep it ordered.
+            graph.attributes["mclimit"] = "0.2"
+            graph.attributes["nslimit"] = "2"
+            graph.attributes["nslimit1"] = "2"
+            graph.attributes["remincross"] = "false"
+            graph.attributes["searchsize"] = "10"
+        }
+
         var seen = Set<String>()
         for edge in document.edges {
             guard let from = drawn[edge.from], let to = drawn[edge.to], from != to else { continue }
             guard seen.insert("\(from)|\(to)|\(edge.relation.rawValue)").inserted else { continue }
             graph.root.edges.append(dotEdge(from: from, to: to, relation: edge.relation))
+        }
+        if count > Self.largeGraph {
+            // Edge labels become layout nodes in dot; external labels are placed afterwards.
+            for index in graph.root.edges.indices {
+                let label = graph.root.edges[index].attributes["label"]
+                graph.root.edges[index].attributes["label"] = nil
+                graph.root.edges[index].attributes["xlabel"] = label
+            }
         }
         return graph
     }

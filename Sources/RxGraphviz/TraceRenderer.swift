@@ -35,21 +35,24 @@ public struct RenderOptions: Sendable, Equatable {
     public var filterSite: String?
     /// Any node id of the subscription to draw (flow; also narrows marbles). Default: the first.
     public var subscription: UInt64?
-    /// The most nodes a graph may draw, the most steps a flow may list.
+    /// The most nodes a graph may draw.
     public var maxNodes: Int
+    /// The most calls a flow may list.
+    public var maxSteps: Int
     /// The most time slots and lanes a marble diagram may hold.
     public var maxMarbleColumns: Int
     public var maxMarbleLanes: Int
 
     public init(
         expand: Bool = false, filterType: String? = nil, filterSite: String? = nil, subscription: UInt64? = nil,
-        maxNodes: Int = 5_000, maxMarbleColumns: Int = 400, maxMarbleLanes: Int = 200
+        maxNodes: Int = 5_000, maxSteps: Int = 2_000, maxMarbleColumns: Int = 400, maxMarbleLanes: Int = 200
     ) {
         self.expand = expand
         self.filterType = filterType
         self.filterSite = filterSite
         self.subscription = subscription
         self.maxNodes = maxNodes
+        self.maxSteps = maxSteps
         self.maxMarbleColumns = maxMarbleColumns
         self.maxMarbleLanes = maxMarbleLanes
     }

@@ -146,7 +146,7 @@ struct SubscribeTests {
         let subscription = subject.subscribe(with: owner!, onNext: { owner, value in owner.seen.append(value) })
         subject.onNext(1)
         #expect(owner?.seen == [1])
-        weak var weakOwner = owner
+        weak let weakOwner = owner
         owner = nil
         // Held weakly: the subscription does not keep it alive, and events are dropped.
         #expect(weakOwner == nil)

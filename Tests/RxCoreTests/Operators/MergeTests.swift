@@ -214,53 +214,13 @@ struct MergeTests {
 
     @Test func flatMapFromSeveralThreadsKeepsTheGrammar() {
         let subject = PublishSubject<Int>()
-        let counter = ConcurrentCounter()
-        let subscription = subject.flatMap { value in Observable.of(value, value) }
-            .subscribe(onNext: { _ in counter.next() }, onCompleted: { counter.complete() })
+        let probe = GrammarProbe<Int>()
+        let subscription = subject.flatMap { value in Observable.of(value, value) }.subscribe(probe)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for i in 0..<500 { subject.onNext(thread * 1000 + i) }
         }
         subject.onCompleted()
-        #expect(counter.snapshot == (8000, 1, 0))
+        #expect(probe.report == GrammarProbe.Report(nexts: 8000, completions: 1, errors: 0, overlaps: 0, afterTermination: 0))
         subscription.dispose()
-    }
-}
-
-/// Counts events from several threads and checks that nobody delivers two at once.
-final class ConcurrentCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var inside = 0
-    private var nexts = 0
-    private var completions = 0
-    private var overlaps = 0
-
-    private func enter() {
-        lock.lock()
-        inside += 1
-        if inside > 1 { overlaps += 1 }
-        lock.unlock()
-    }
-
-    private func leave() {
-        lock.lock()
-        inside -= 1
-        lock.unlock()
-    }
-
-    func next() {
-        enter()
-        lock.lock(); nexts += 1; lock.unlock()
-        leave()
-    }
-
-    func complete() {
-        enter()
-        lock.lock(); completions += 1; lock.unlock()
-        leave()
-    }
-
-    var snapshot: (Int, Int, Int) {
-        lock.lock(); defer { lock.unlock() }
-        return (nexts, completions, overlaps)
     }
 }
