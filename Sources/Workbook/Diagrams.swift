@@ -14,9 +14,9 @@ public enum Diagrams {
     /// Where `--diagrams` writes, when it was given.
     public private(set) static var directory: URL?
 
-    /// Turns a trace into one view file. `DiagramOutput.write` is the default; the chapters'
-    /// renderer plugs in here.
-    nonisolated(unsafe) public static var renderer: (TraceDocument, _ view: String, _ base: URL) throws -> URL = DiagramOutput.write
+    /// Turns a trace into one view file: SVG through RxGraphviz by default
+    /// (`DiagramOutput.render`); `DiagramOutput.write` writes text only.
+    nonisolated(unsafe) public static var renderer: (TraceDocument, _ view: String, _ base: URL) throws -> URL? = DiagramOutput.render
 
     /// True when the main examples are to be drawn.
     public static var isEnabled: Bool { directory != nil }
