@@ -43,5 +43,54 @@ bench: deps
 	cd Benchmarks && $(SWIFT) run -c release CoreBench
 
 # --- chapters (make chapter N=02, make chapters, make diagrams) ---
+# Each chapter is Chapters/NN-Topic/ built as executable chapterNN; the header line of each
+# chapter is the first line of its README.
+CHAPTER_DIRS := $(sort $(wildcard Chapters/[0-9][0-9]-*))
+DIAGRAMS_DIR ?= docs/diagrams
+
+.PHONY: chapter chapters diagrams
+
+## Build and run one chapter: make chapter N=02 (ARGS="--diagrams out" passes arguments).
+chapter: deps
+	@test -n "$(N)" || { echo "usage: make chapter N=02" >&2; exit 2; }
+	@dir=$$(ls -d Chapters/$(N)-* 2>/dev/null | head -1); \
+	test -n "$$dir" || { echo "error: no chapter $(N) under Chapters/" >&2; exit 2; }; \
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product chapter$(N) >/dev/null || exit 1; \
+	echo "=== $$(head -1 $$dir/README.md | sed 's/^# //')"; \
+	"$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/chapter$(N)" $(ARGS)
+
+## Build and run every chapter in order, each under a header line beginning ===.
+chapters: deps
+	@for dir in $(CHAPTER_DIRS); do \
+		n=$$(basename $$dir | cut -c1-2); \
+		$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product chapter$$n >/dev/null || exit 1; \
+	done; \
+	bin="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)"; \
+	for dir in $(CHAPTER_DIRS); do \
+		n=$$(basename $$dir | cut -c1-2); \
+		echo "=== $$(head -1 $$dir/README.md | sed 's/^# //')"; \
+		"$$bin/chapter$$n" || exit 1; \
+		echo; \
+	done
+
+## Write every chapter's traces and diagrams under docs/diagrams/NN-Topic/.
+diagrams: deps
+	@for dir in $(CHAPTER_DIRS); do \
+		n=$$(basename $$dir | cut -c1-2); \
+		$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product chapter$$n >/dev/null || exit 1; \
+	done; \
+	bin="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)"; \
+	for dir in $(CHAPTER_DIRS); do \
+		name=$$(basename $$dir); n=$$(echo $$name | cut -c1-2); \
+		mkdir -p $(DIAGRAMS_DIR)/$$name; \
+		"$$bin/chapter$$n" --diagrams $(DIAGRAMS_DIR)/$$name >/dev/null || exit 1; \
+		echo "==> $(DIAGRAMS_DIR)/$$name: $$(ls $(DIAGRAMS_DIR)/$$name | wc -l) files"; \
+	done
+
 
 # --- thread sanitizer (make tsan) ---
+## Concurrency stress tests under ThreadSanitizer (its own build folder: TSan objects differ).
+TSAN_SCRATCH ?= .build-tsan
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --no-parallel --filter Stress

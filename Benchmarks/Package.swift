@@ -20,6 +20,14 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        .executableTarget(
+            name: "RenderBench",
+            dependencies: [
+                .product(name: "RxTrace", package: "RxAnatomy"),
+                .product(name: "RxGraphviz", package: "RxAnatomy"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // What the trace hooks cost: tracing off vs hooks compiled out (a second build with
         // RXANATOMY_NO_TRACE=1), and tracing on vs off. See Sources/TraceBench/main.swift.
         .executableTarget(

@@ -1,1 +1,160 @@
-print("CoreBench: not written yet")
+// CoreBench: RxCore's throughput and subscription cost beside OpenCombine and a plain loop,
+// measured in one run of one release binary so the ratios are comparable.
+//
+//   cd Benchmarks && swift run -c release CoreBench [--quick]
+//
+// Every figure is the best of several rounds (least disturbed by the machine), and every
+// pipeline does the same work: n integers, `+ 1`, keep the even ones, sum what arrives.
+
+import Foundation
+import OpenCombine
+import RxCore
+
+let quick = CommandLine.arguments.contains("--quick")
+let events = quick ? 100_000 : 1_000_000
+let rounds = quick ? 3 : 7
+let chains = quick ? 20_000 : 100_000
+let inners = 10_000
+
+/// Keeps results alive so the optimiser can't drop the work.
+nonisolated(unsafe) var sink = 0
+
+/// Best wall time of `rounds` runs of `body`, in seconds.
+func best(_ body: () -> Void) -> Double {
+    var fastest = Double.infinity
+    for _ in 0..<rounds {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        fastest = min(fastest, elapsed)
+    }
+    return fastest
+}
+
+struct Row {
+    let name: String
+    let seconds: Double
+    let units: Int
+}
+
+func table(_ title: String, unit: String, _ rows: [Row], against baseline: String) {
+    print("\n## \(title)")
+    let base = rows.first { $0.name == baseline }!.seconds
+    let nameWidth = rows.map(\.name.count).max()! + 2
+    print("| " + "what".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " | \(unit)/s | time | vs \(baseline) |")
+    print("|" + String(repeating: "-", count: nameWidth + 2) + "|---:|---:|---:|")
+    for row in rows {
+        let rate = Double(row.units) / row.seconds
+        let ratio = base / row.seconds
+        print("| " + row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+            + " | " + String(format: "%.1fM", rate / 1e6)
+            + " | " + String(format: "%.1f ms", row.seconds * 1e3)
+            + " | " + String(format: "%.2f×", ratio) + " |")
+    }
+}
+
+// MARK: - Source → map → filter → subscribe
+
+func plainLoop() {
+    var total = 0
+    for i in 0..<events {
+        let mapped = i + 1
+        if mapped % 2 == 0 { total &+= mapped }
+    }
+    sink &+= total
+}
+
+func rxCreate() {
+    var total = 0
+    let source = Observable<Int>.create { observer in
+        for i in 0..<events { observer.onNext(i) }
+        observer.onCompleted()
+        return Disposables.create()
+    }
+    let subscription = source.map { $0 + 1 }.filter { $0 % 2 == 0 }.subscribe(onNext: { total &+= $0 })
+    subscription.dispose()
+    sink &+= total
+}
+
+func rxRange() {
+    var total = 0
+    let subscription = Observable<Int>.range(start: 0, count: events)
+        .map { $0 + 1 }.filter { $0 % 2 == 0 }.subscribe(onNext: { total &+= $0 })
+    subscription.dispose()
+    sink &+= total
+}
+
+func rxSubject() {
+    var total = 0
+    let subject = PublishSubject<Int>()
+    let subscription = subject.map { $0 + 1 }.filter { $0 % 2 == 0 }.subscribe(onNext: { total &+= $0 })
+    for i in 0..<events { subject.onNext(i) }
+    subject.onCompleted()
+    subscription.dispose()
+    sink &+= total
+}
+
+func combineSequence() {
+    var total = 0
+    let cancellable = (0..<events).publisher.map { $0 + 1 }.filter { $0 % 2 == 0 }.sink { total &+= $0 }
+    cancellable.cancel()
+    sink &+= total
+}
+
+func combineSubject() {
+    var total = 0
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = subject.map { $0 + 1 }.filter { $0 % 2 == 0 }.sink { total &+= $0 }
+    for i in 0..<events { subject.send(i) }
+    subject.send(completion: .finished)
+    cancellable.cancel()
+    sink &+= total
+}
+
+// MARK: - Subscribe + dispose of a 3-operator chain
+
+func rxSubscribeDispose() {
+    let subject = PublishSubject<Int>()
+    let chain = subject.map { $0 + 1 }.filter { $0 % 2 == 0 }.map { $0 * 3 }
+    for _ in 0..<chains {
+        chain.subscribe(onNext: { sink &+= $0 }).dispose()
+    }
+}
+
+func combineSubscribeDispose() {
+    let subject = PassthroughSubject<Int, Never>()
+    let chain = subject.map { $0 + 1 }.filter { $0 % 2 == 0 }.map { $0 * 3 }
+    for _ in 0..<chains {
+        chain.sink { sink &+= $0 }.cancel()
+    }
+}
+
+// MARK: - Run
+
+print("# CoreBench (\(events) events, \(chains) chains, best of \(rounds); release build)")
+let before = Resources.total
+
+table("source → map → filter → subscribe", unit: "events", [
+    Row(name: "plain Swift loop", seconds: best(plainLoop), units: events),
+    Row(name: "RxCore create", seconds: best(rxCreate), units: events),
+    Row(name: "RxCore range", seconds: best(rxRange), units: events),
+    Row(name: "OpenCombine Sequence.publisher", seconds: best(combineSequence), units: events),
+], against: "OpenCombine Sequence.publisher")
+
+table("subject → map → filter → subscribe", unit: "events", [
+    Row(name: "plain Swift loop", seconds: best(plainLoop), units: events),
+    Row(name: "RxCore PublishSubject", seconds: best(rxSubject), units: events),
+    Row(name: "OpenCombine PassthroughSubject", seconds: best(combineSubject), units: events),
+], against: "OpenCombine PassthroughSubject")
+
+table("subscribe + dispose of a 3-operator chain", unit: "chains", [
+    Row(name: "RxCore", seconds: best(rxSubscribeDispose), units: chains),
+    Row(name: "OpenCombine", seconds: best(combineSubscribeDispose), units: chains),
+], against: "OpenCombine")
+
+let after = Resources.total
+print("\nResources.total before \(before), after \(after) (checksum \(sink & 0xff))")
+if after != before {
+    print("error: the benchmark leaked \(after - before) core objects")
+    exit(1)
+}

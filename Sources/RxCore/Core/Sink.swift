@@ -58,6 +58,30 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
         observer.on(event)
     }
 
+    /// `forwardOn(.next(element))` without building the `Event`: the hot path of every sink.
+    @inline(__always)
+    public final func forwardNext(_ element: Observer.Element) {
+        if disposed.load(ordering: .relaxed) { return }
+        if traceID != 0 {
+            tracedForwardNext(element)
+            return
+        }
+        observer.onNext(element)
+    }
+
+    /// `forwardOn(.error(error))` then `dispose()`: the failure path of a transform, kept out
+    /// of line so the element path never sets up an `Event`.
+    @inline(never)
+    public final func forwardErrorAndDispose(_ error: Swift.Error) {
+        forwardOn(.error(error))
+        dispose()
+    }
+
+    @inline(never)
+    private func tracedForwardNext(_ element: Observer.Element) {
+        tracedForwardOn(.next(element))
+    }
+
     /// `forwardOn` of a sink born while tracing: records the step and the event, and notes
     /// concurrent or re-entrant calls into the observer.
     @inline(never)
@@ -108,6 +132,10 @@ public struct SinkForwarder<Observer: ObserverType>: ObserverType, TraceStandIn 
     var traceTargetRecordsOwnEvents: Bool { false }
 
     init(forward: Sink<Observer>) { self.forward = forward }
+
+    public func onNext(_ element: Element) {
+        forward.forwardNext(element)
+    }
 
     public func on(_ event: Event<Element>) {
         switch event {

@@ -9,8 +9,9 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
     }
 
     private let state = Atomic<Int>(0)
-    private var sink: Disposable?
-    private var subscription: Disposable?
+    // Written before the state's release, read after its acquire: ordered by `state`.
+    @exclusivity(unchecked) private var sink: Disposable?
+    @exclusivity(unchecked) private var subscription: Disposable?
     /// Trace node id (0 when not traced).
     public let traceID: UInt64
 

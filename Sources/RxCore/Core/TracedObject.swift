@@ -29,10 +29,11 @@ func rxDeath(_ counter: ResourceCounter, _ id: UInt64) {
     if id != 0, let tracer = Tracing.active { tracer.deinitialized(id) }
 }
 
-/// Records `call` from `caller` to `callee` when tracing.
+/// Records `call` from `caller` to `callee` when tracing. The node arguments are evaluated only
+/// then: finding a node id is a dynamic cast, which must cost nothing when tracing is off.
 @inline(__always)
-func traceStep(_ call: TraceCall, from caller: UInt64, to callee: UInt64, _ detail: @autoclosure () -> String? = nil) {
-    if let tracer = Tracing.active { tracer.step(call, from: caller, to: callee, detail: detail()) }
+func traceStep(_ call: TraceCall, from caller: @autoclosure () -> UInt64, to callee: @autoclosure () -> UInt64, _ detail: @autoclosure () -> String? = nil) {
+    if let tracer = Tracing.active { tracer.step(call, from: caller(), to: callee(), detail: detail()) }
 }
 
 /// Records `dispose` from `owner` to `member` when tracing and `member` is a node.
@@ -45,8 +46,11 @@ func traceDisposeStep(_ owner: UInt64, _ member: Any) {
 }
 
 @inline(__always)
-func traceEdge(_ from: UInt64, _ to: UInt64, _ relation: TraceRelation) {
-    if from != 0, to != 0, let tracer = Tracing.active { tracer.edge(from: from, to: to, relation: relation) }
+func traceEdge(_ from: UInt64, _ to: @autoclosure () -> UInt64, _ relation: TraceRelation) {
+    if from != 0, let tracer = Tracing.active {
+        let to = to()
+        if to != 0 { tracer.edge(from: from, to: to, relation: relation) }
+    }
 }
 
 @inline(__always)

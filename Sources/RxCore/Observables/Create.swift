@@ -45,6 +45,12 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
         super.init(observer: observer, cancel: cancel, counter: .anonymousObservableSink)
     }
 
+    func onNext(_ element: Element) {
+        if traceID != 0 { traceOnNext(element) }
+        if isStopped.load(ordering: .relaxed) { return }
+        forwardNext(element)
+    }
+
     func on(_ event: Event<Element>) {
         #if !RX_NO_TRACE
         if traceID != 0 { traceOn(event) }
@@ -60,6 +66,9 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
             }
         }
     }
+
+    @inline(never)
+    private func traceOnNext(_ element: Element) { traceOn(.next(element)) }
 
     @inline(never)
     private func traceOn(_ event: Event<Element>) {

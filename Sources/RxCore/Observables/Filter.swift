@@ -20,6 +20,14 @@ final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         super.init(observer: observer, cancel: cancel, counter: .filterSink)
     }
 
+    func onNext(_ element: Element) {
+        do {
+            if try predicate(element) { forwardNext(element) }
+        } catch {
+            forwardErrorAndDispose(error)
+        }
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let value):

@@ -21,6 +21,14 @@ final class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>, Observe
         super.init(observer: observer, cancel: cancel, counter: .mapSink)
     }
 
+    func onNext(_ element: SourceType) {
+        do {
+            forwardNext(try transform(element))
+        } catch {
+            forwardErrorAndDispose(error)
+        }
+    }
+
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let element):

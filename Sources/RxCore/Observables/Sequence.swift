@@ -47,22 +47,9 @@ extension ObservableType where Element: RxAbstractInteger {
     /// traps in RxSwift; here it is rejected up front by precondition.
     public static func range(start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         precondition(count >= 0, "range: count can't be negative")
-        precondition(start &+ (count - 1) >= start || count == 0, "range: start + count overflows")
-        return ObservableSequence(elements: RangeSequence(start: start, count: count), scheduler: scheduler, callSite: CallSite(file, line), counter: ResourceCounter.named("RangeProducer"))
-    }
-}
-
-struct RangeSequence<Element: RxAbstractInteger>: Swift.Sequence, IteratorProtocol {
-    var start: Element
-    var count: Element
-
-    mutating func next() -> Element? {
-        guard count > 0 else { return nil }
-        defer {
-            count -= 1
-            if count > 0 { start += 1 }
-        }
-        return start
+        precondition(count == 0 || start <= Element.max - (count - 1), "range: start + count overflows")
+        precondition(Int(exactly: count) != nil, "range: count must fit in Int")
+        return RangeProducer(start: start, count: count, scheduler: scheduler, callSite: CallSite(file, line))
     }
 }
 
@@ -74,15 +61,39 @@ final class ObservableSequence<Source: Swift.Sequence>: Producer<Source.Element>
     fileprivate let elements: Source
     fileprivate let scheduler: ImmediateSchedulerType
 
-    init(elements: Source, scheduler: ImmediateSchedulerType, callSite: CallSite?, counter: ResourceCounter? = nil) {
+    init(elements: Source, scheduler: ImmediateSchedulerType, callSite: CallSite?) {
         self.elements = elements
         self.scheduler = scheduler
-        super.init(counter: counter ?? ResourceCounter.named("ObservableSequence"), callSite: callSite)
+        super.init(counter: ResourceCounter.named("ObservableSequence"), callSite: callSite)
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        var iterator = elements.makeIterator()
-        let sink = SteppingSink(next: { iterator.next() }, scheduler: scheduler, observer: observer, cancel: cancel)
+        let sink: SteppingSink<Observer>
+        if let array = elements as? [Element] {
+            sink = ArraySteppingSink(array, scheduler: scheduler, observer: observer, cancel: cancel)
+        } else {
+            var iterator = elements.makeIterator()
+            sink = ClosureSteppingSink(next: { iterator.next() }, scheduler: scheduler, observer: observer, cancel: cancel)
+        }
+        let subscription = sink.run()
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+final class RangeProducer<Element: RxAbstractInteger>: Producer<Element> {
+    private let start: Element
+    private let count: Element
+    private let scheduler: ImmediateSchedulerType
+
+    init(start: Element, count: Element, scheduler: ImmediateSchedulerType, callSite: CallSite?) {
+        self.start = start
+        self.count = count
+        self.scheduler = scheduler
+        super.init(counter: ResourceCounter.named("RangeProducer"), callSite: callSite)
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = RangeSteppingSink(start: start, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
     }
@@ -106,7 +117,7 @@ final class Generate<Element>: Producer<Element> {
         var state = initialState
         var started = false
         let condition = self.condition, iterate = self.iterate
-        let sink = SteppingSink(next: { () throws -> Element? in
+        let sink = ClosureSteppingSink(next: { () throws -> Element? in
             if started { state = try iterate(state) }
             started = true
             return try condition(state) ? state : nil
@@ -116,21 +127,24 @@ final class Generate<Element>: Producer<Element> {
     }
 }
 
-/// Pulls one element per step from `next` (nil ends the sequence, a throw fails it).
-final class SteppingSink<Observer: ObserverType>: Sink<Observer>, TrampolineItem {
+/// Emits one element per scheduled step; subclasses say how the next element is made.
+class SteppingSink<Observer: ObserverType>: Sink<Observer>, TrampolineItem {
     typealias Element = Observer.Element
-    private let next: () throws -> Element?
     private let scheduler: ImmediateSchedulerType
+    /// `self` as a trampoline item, made once: converting a generic class to the existential
+    /// costs a metadata lookup, which would otherwise happen for every element.
+    private unowned(unsafe) var asTrampolineItem: any TrampolineItem
 
-    init(next: @escaping () throws -> Element?, scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
-        self.next = next
+    init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable, counter: ResourceCounter) {
         self.scheduler = scheduler
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SteppingSink"))
+        self.asTrampolineItem = NopTrampolineItem.shared
+        super.init(observer: observer, cancel: cancel, counter: counter)
+        self.asTrampolineItem = self
     }
 
     func run() -> Disposable {
         if scheduler is CurrentThreadScheduler {
-            CurrentThreadScheduler.enqueue(self)
+            CurrentThreadScheduler.enqueue(asTrampolineItem)
             return Disposables.create()
         }
         return scheduler.scheduleRecursive(()) { _, recurse in
@@ -138,23 +152,98 @@ final class SteppingSink<Observer: ObserverType>: Sink<Observer>, TrampolineItem
         }
     }
 
-    /// One element; true when there may be more.
-    private func step() -> Bool {
-        do {
-            if let element = try next() {
-                forwardOn(.next(element))
-                return !isDisposed
-            }
-            forwardOn(.completed)
-        } catch {
-            forwardOn(.error(error))
-        }
+    /// Forwards one element, or the end; true when there may be more.
+    func step() -> Bool {
+        fatalError("SteppingSink.step must be overridden")
+    }
+
+    /// Ends the sequence: `completed` (or the error) then dispose.
+    final func finish(_ error: Swift.Error? = nil) {
+        if let error { forwardOn(.error(error)) } else { forwardOn(.completed) }
         dispose()
-        return false
     }
 
     func invoke() {
-        if step() { CurrentThreadScheduler.enqueue(self) }
+        if step() { CurrentThreadScheduler.enqueue(asTrampolineItem) }
+    }
+}
+
+/// A placeholder trampoline item, only there until a sink can refer to itself.
+final class NopTrampolineItem: TrampolineItem {
+    static let shared = NopTrampolineItem()
+    var isDisposed: Bool { true }
+    func invoke() {}
+}
+
+/// Steps through an array by index.
+final class ArraySteppingSink<Observer: ObserverType>: SteppingSink<Observer> {
+    private let elements: [Element]
+    @exclusivity(unchecked) private var index = 0
+
+    init(_ elements: [Element], scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
+        self.elements = elements
+        super.init(scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.named("ObservableSequenceSink"))
+    }
+
+    override func step() -> Bool {
+        if index < elements.count {
+            let element = elements[index]
+            index += 1
+            forwardNext(element)
+            return !isDisposed
+        }
+        finish()
+        return false
+    }
+}
+
+/// Counts through an integer range.
+final class RangeSteppingSink<Observer: ObserverType>: SteppingSink<Observer> where Observer.Element: RxAbstractInteger {
+    // Generic integer arithmetic goes through witness tables, so count down in `Int` and add
+    // a stored `one` rather than making literals of `Element` at each step.
+    @exclusivity(unchecked) private var next: Element
+    @exclusivity(unchecked) private var remaining: Int
+    private let one: Element = 1
+
+    init(start: Element, count: Element, scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
+        self.next = start
+        self.remaining = Int(count)
+        super.init(scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.named("RangeSink"))
+    }
+
+    override func step() -> Bool {
+        if remaining > 0 {
+            let element = next
+            remaining -= 1
+            if remaining > 0 { next = next &+ one }
+            forwardNext(element)
+            return !isDisposed
+        }
+        finish()
+        return false
+    }
+}
+
+/// Pulls from a closure (nil ends the sequence, a throw fails it).
+final class ClosureSteppingSink<Observer: ObserverType>: SteppingSink<Observer> {
+    private let next: () throws -> Element?
+
+    init(next: @escaping () throws -> Element?, scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
+        self.next = next
+        super.init(scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.named("ObservableSequenceSink"))
+    }
+
+    override func step() -> Bool {
+        do {
+            if let element = try next() {
+                forwardNext(element)
+                return !isDisposed
+            }
+            finish()
+        } catch {
+            finish(error)
+        }
+        return false
     }
 }
 

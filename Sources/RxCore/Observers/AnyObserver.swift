@@ -3,6 +3,7 @@ public struct AnyObserver<Element>: ObserverType, TraceStandIn {
     public typealias EventHandler = (Event<Element>) -> Void
 
     private let observer: EventHandler
+    private let next: (Element) -> Void
     /// The trace node of the observer it stands for (0 when none).
     let targetTraceID: UInt64
     /// Whether that observer records its own events.
@@ -11,6 +12,7 @@ public struct AnyObserver<Element>: ObserverType, TraceStandIn {
     /// An observer that calls `eventHandler`.
     public init(eventHandler: @escaping EventHandler) {
         self.observer = eventHandler
+        self.next = { eventHandler(.next($0)) }
         self.targetTraceID = 0
         self.targetRecordsEvents = false
     }
@@ -18,6 +20,7 @@ public struct AnyObserver<Element>: ObserverType, TraceStandIn {
     /// An observer that forwards to `observer`.
     public init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
         self.observer = observer.on
+        self.next = observer.onNext
         if Tracing.isOn {
             self.targetTraceID = traceNodeID(of: observer)
             self.targetRecordsEvents = traceRecordsOwnEvents(observer)
@@ -32,6 +35,10 @@ public struct AnyObserver<Element>: ObserverType, TraceStandIn {
 
     public func on(_ event: Event<Element>) {
         observer(event)
+    }
+
+    public func onNext(_ element: Element) {
+        next(element)
     }
 
     /// Itself.

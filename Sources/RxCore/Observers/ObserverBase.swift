@@ -40,6 +40,28 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
         }
     }
 
+    /// `on(.next(element))` without building the `Event` unless a subclass needs one.
+    public final func onNext(_ element: Element) {
+        if !isStopped.load(ordering: .relaxed) {
+            if traceID != 0 { traceNext(element, late: false) }
+            onNextCore(element)
+        } else if traceID != 0 {
+            traceNext(element, late: true)
+        }
+    }
+
+    @inline(never)
+    private func traceNext(_ element: Element, late: Bool) {
+        let event = Event<Element>.next(element)
+        if late { traceLate(event) } else { traceOn(event) }
+    }
+
+    /// Handles an element that passed the stopped check; defaults to `onCore(.next(element))`.
+    @inline(never)
+    open func onNextCore(_ element: Element) {
+        onCore(.next(element))
+    }
+
     /// Records `on` (with the event) and `onCore` (step9 of 001).
     @inline(never)
     private func traceOn(_ event: Event<Element>) {

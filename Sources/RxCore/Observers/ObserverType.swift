@@ -5,6 +5,12 @@ public protocol ObserverType {
 
     /// Receives one event.
     func on(_ event: Event<Element>)
+
+    /// Receives one element: the same as `on(.next(element))`, which is what the default
+    /// does. The core's own observers implement it directly, so elements travel without
+    /// being wrapped in an `Event` at every hop (in generic code each wrap costs a metadata
+    /// lookup — see docs/performance.md).
+    func onNext(_ element: Element)
 }
 
 extension ObserverType {

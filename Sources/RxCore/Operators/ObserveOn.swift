@@ -16,8 +16,9 @@ extension ObservableType {
     }
 }
 
-/// Queues events and drains them in one scheduled action at a time: the queue keeps their
-/// order, the `running` flag keeps delivery serial even on a concurrent scheduler.
+/// Queues events and delivers them one scheduled action at a time: the queue keeps their
+/// order, the `running` flag (one action outstanding at most) keeps delivery serial even on a
+/// concurrent scheduler.
 final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
@@ -29,7 +30,7 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
 
     private let scheduler: ImmediateSchedulerType
     private let state = Mutex(State())
-    private let scheduled = SerialDisposable()
+    private let scheduled = ObserveOnPendingWork()
     let sourceSubscription = SingleAssignmentDisposable()
 
     init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
@@ -50,33 +51,70 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
             return true
         }
         if event.isStopEvent { sourceSubscription.dispose() }
-        guard start else { return }
-        scheduled.disposable = scheduler.schedule(()) { [weak self] _ in
-            self?.drain()
-            return Disposables.create()
-        }
+        if start { scheduleNext() }
     }
 
-    private func drain() {
-        while true {
-            let next: Event<Element>? = state.withLock { state in
-                guard state.head < state.queue.count else {
-                    state.queue.removeAll(keepingCapacity: true)
-                    state.head = 0
-                    state.running = false
-                    return nil
-                }
-                let event = state.queue[state.head]
-                state.head += 1
-                return event
+    private func scheduleNext() {
+        scheduled.replace(with: scheduler.schedule(()) { [weak self] _ in
+            self?.deliverOne()
+            return Disposables.create()
+        })
+    }
+
+    /// Delivers the oldest queued event, then schedules itself again while more are queued: one
+    /// event per scheduled action, as RxSwift does, so other work on the scheduler interleaves.
+    private func deliverOne() {
+        let next: Event<Element>? = state.withLock { state in
+            guard state.head < state.queue.count else {
+                state.running = false
+                return nil
             }
-            guard let next, !isDisposed else { return }
-            forwardOn(next)
-            if next.isStopEvent {
-                dispose()
-                return
+            let event = state.queue[state.head]
+            state.head += 1
+            if state.head == state.queue.count {
+                state.queue.removeAll(keepingCapacity: true)
+                state.head = 0
             }
+            return event
         }
+        guard let next, !isDisposed else { return }
+        forwardOn(next)
+        if next.isStopEvent {
+            dispose()
+            return
+        }
+        let more: Bool = state.withLock { state in
+            if state.head < state.queue.count { return true }
+            state.running = false
+            return false
+        }
+        if more { scheduleNext() }
+    }
+}
+
+/// The scheduled delivery, so disposal can cancel it. Replacing does not dispose the previous
+/// one: on a concurrent scheduler the action may run (and schedule its successor) before
+/// `schedule` has even returned it, so "previous" may be the newer one. A stale action that
+/// slips through finds the sink disposed and does nothing.
+final class ObserveOnPendingWork: Disposable {
+    private let state = Mutex<(current: Disposable?, disposed: Bool)>((nil, false))
+
+    func replace(with disposable: Disposable) {
+        let disposeNow: Bool = state.withLock { state in
+            if state.disposed { return true }
+            state.current = disposable
+            return false
+        }
+        if disposeNow { disposable.dispose() }
+    }
+
+    func dispose() {
+        let current: Disposable? = state.withLock { state in
+            state.disposed = true
+            defer { state.current = nil }
+            return state.current
+        }
+        current?.dispose()
     }
 }
 

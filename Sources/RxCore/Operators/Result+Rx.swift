@@ -47,6 +47,18 @@ public func flatMapRequest<T, R>(_ request: @escaping (T) throws -> Observable<R
     }
 }
 
+/// A function for `flatMap` that starts a chain of results: runs `request` on a plain value and
+/// turns the request's error into a failure value (004's `FlatMap.request(api:)` for values).
+///
+/// ```swift
+/// loginTaps.flatMap(flatMapRequest { password in api.login(password) })   // Observable<Result<Token, Error>>
+/// ```
+@_disfavoredOverload
+public func flatMapRequest<T, R>(_ request: @escaping (T) throws -> Observable<R>, file: StaticString = #fileID, line: UInt = #line) -> (T) -> Observable<Result<R, Error>> {
+    let onResult: (Result<T, Error>) -> Observable<Result<R, Error>> = flatMapRequest(request, file: file, line: line)
+    return { value in onResult(.success(value)) }
+}
+
 /// A function for `flatMap` that keeps success values and drops failures (004's `filterValue`).
 public func filterValue<T>() -> (Result<T, Error>) -> Observable<T> {
     Result<T, Error>.filterValue

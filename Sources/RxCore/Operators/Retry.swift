@@ -92,7 +92,9 @@ final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     private func subscribeAgain() {
         gate.run {
             if isDisposed { return }
-            subscription.disposable = source.subscribe(self)
+            let attempt = SingleAssignmentDisposable()
+            subscription.disposable = attempt
+            attempt.setDisposable(source.subscribe(self))
         }
     }
 
@@ -104,6 +106,8 @@ final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
             forwardOn(event)
             dispose()
         case .error:
+            // The failed attempt is over: end its subscription now, not at the next attempt.
+            subscription.disposable = Disposables.create()
             if takeAttempt() {
                 subscribeAgain()
             } else {
@@ -183,7 +187,9 @@ final class RetryWhenSink<Observer: ObserverType, Error: Swift.Error>: Sink<Obse
     func subscribeAgain() {
         gate.run {
             if isDisposed { return }
-            sourceSubscription.disposable = source.subscribe(self)
+            let attempt = SingleAssignmentDisposable()
+            sourceSubscription.disposable = attempt
+            attempt.setDisposable(source.subscribe(self))
         }
     }
 
@@ -195,6 +201,8 @@ final class RetryWhenSink<Observer: ObserverType, Error: Swift.Error>: Sink<Obse
             forwardOn(event)
             dispose()
         case .error(let error):
+            // The failed attempt is over: end its subscription before asking the trigger.
+            sourceSubscription.disposable = Disposables.create()
             if let typed = error as? Error {
                 errors.on(.next(typed))
             } else {

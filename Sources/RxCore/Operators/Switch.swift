@@ -150,9 +150,9 @@ final class SwitchSink<SourceElement, Source: ObservableConvertibleType, Observe
             }
             if case .subscribeInner(let id) = machine.withLock({ $0.outerNext() }) {
                 // Replacing the serial disposable disposes the previous inner first.
-                let slot = SingleAssignmentDisposable()
-                innerSubscription.disposable = slot
-                slot.setDisposable(inner.subscribe(SwitchInnerObserver(parent: self, id: id)))
+                let innerObserver = SwitchInnerObserver(parent: self, id: id)
+                innerSubscription.disposable = innerObserver.subscription
+                innerObserver.subscription.setDisposable(inner.subscribe(innerObserver))
             }
         case .error(let error):
             perform(machine.withLock { $0.failed() }, error: error)
@@ -193,6 +193,8 @@ final class SwitchSink<SourceElement, Source: ObservableConvertibleType, Observe
 final class SwitchInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: ObserverBase<Source.Element> where Observer.Element == Source.Element {
     private let parent: SwitchSink<SourceElement, Source, Observer>
     private let id: UInt64
+    /// This inner's subscription; released as soon as the inner ends.
+    let subscription = SingleAssignmentDisposable()
 
     init(parent: SwitchSink<SourceElement, Source, Observer>, id: UInt64) {
         self.parent = parent
@@ -201,6 +203,7 @@ final class SwitchInnerObserver<SourceElement, Source: ObservableConvertibleType
     }
 
     override func onCore(_ event: Event<Source.Element>) {
+        if event.isStopEvent { subscription.dispose() }
         parent.innerOn(event, id: id)
     }
 }

@@ -41,6 +41,9 @@ struct ThrottleStateMachine<Element> {
         case sendAndComplete(Element)
         /// Send `completed`.
         case complete
+        /// The source completed while an element is held back: stop listening to the source,
+        /// the timer finishes the sequence.
+        case disposeSource
         /// Send the error.
         case fail
     }
@@ -104,7 +107,7 @@ struct ThrottleStateMachine<Element> {
         switch state {
         case .throttling(_, let pending?, _):
             state = .completing(pending: pending)
-            return .none
+            return .disposeSource
         case .open, .throttling:
             state = .finished
             return .complete
@@ -129,6 +132,7 @@ final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     private let gate = NSRecursiveLock()
     private let machine: Mutex<ThrottleStateMachine<Element>>
     private let timer = SerialDisposable()
+    private let sourceSubscription = SingleAssignmentDisposable()
 
     init(dueTime: RxTimeInterval, latest: Bool, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
         self.scheduler = scheduler
@@ -137,7 +141,8 @@ final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     }
 
     func run(_ source: Observable<Element>) -> Disposable {
-        Disposables.create(source.subscribe(self), timer)
+        sourceSubscription.setDisposable(source.subscribe(self))
+        return Disposables.create(sourceSubscription, timer)
     }
 
     func on(_ event: Event<Element>) {
@@ -182,6 +187,8 @@ final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         case .complete:
             forwardOn(.completed)
             dispose()
+        case .disposeSource:
+            sourceSubscription.dispose()
         }
     }
 }

@@ -8,9 +8,10 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, @unchecked Se
     public static let instance = CurrentThreadScheduler()
 
     private final class Trampoline {
-        var isRunning = false
-        var queue: [any TrampolineItem] = []
-        var head = 0
+        // Only ever touched by its own thread.
+        @exclusivity(unchecked) var isRunning = false
+        @exclusivity(unchecked) var queue: [any TrampolineItem] = []
+        @exclusivity(unchecked) var head = 0
     }
 
     private static let trampoline = ThreadLocal<Trampoline> { Trampoline() }

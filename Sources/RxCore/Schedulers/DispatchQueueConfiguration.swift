@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// `interval` in seconds, for `Date` arithmetic (`.never` is `.infinity`).
 func rxSchedulerSeconds(_ interval: RxTimeInterval) -> TimeInterval {
@@ -33,32 +34,52 @@ struct DispatchQueueConfiguration {
         let cancel = SingleAssignmentDisposable()
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: DispatchTime.now() + dueTime, leeway: leeway)
-        // The timer's handler holds the timer strongly until it fires or is cancelled.
+        // Nobody else keeps a dispatch source alive: the handler holds the timer (through
+        // `cancelTimer`) until it fires or is cancelled, which breaks the cycle.
+        let cancelTimer = DispatchTimerReference(timer)
         timer.setEventHandler {
+            defer { cancelTimer.cancel() }
             if cancel.isDisposed { return }
             cancel.setDisposable(action(state))
         }
         timer.resume()
         return Disposables.create {
             cancel.dispose()
-            timer.cancel()
+            cancelTimer.cancel()
         }
     }
 
     func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: DispatchTime.now() + startAfter, repeating: period, leeway: leeway)
-        let cancel = BooleanDisposable()
+        let cancelTimer = DispatchTimerReference(timer)
         let box = StateBox(state)
-        // Handlers run one at a time on `queue`, so `box` needs no lock of its own.
+        // Handlers run one at a time on `queue`, so `box` needs no lock of its own. The handler
+        // keeps the timer alive until the returned disposable cancels it.
         timer.setEventHandler {
-            if cancel.isDisposed { return }
+            if cancelTimer.isCancelled { return }
             box.value = action(box.value)
         }
         timer.resume()
-        return Disposables.create {
-            cancel.dispose()
-            timer.cancel()
+        return Disposables.create { cancelTimer.cancel() }
+    }
+}
+
+/// Owns a dispatch timer until `cancel()`: cancels it and lets it go.
+final class DispatchTimerReference: @unchecked Sendable {
+    private let timer: Mutex<DispatchSourceTimer?>
+
+    init(_ timer: DispatchSourceTimer) {
+        self.timer = Mutex(timer)
+    }
+
+    var isCancelled: Bool { timer.withLock { $0 == nil } }
+
+    func cancel() {
+        let current: DispatchSourceTimer? = timer.withLock { timer in
+            defer { timer = nil }
+            return timer
         }
+        current?.cancel()
     }
 }

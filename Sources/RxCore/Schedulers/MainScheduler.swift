@@ -5,7 +5,7 @@ import Synchronization
 /// Runs work on `DispatchQueue.main`: the scheduler of UI work, of `Driver`, `Signal` and
 /// `Binder`.
 ///
-/// `schedule` called on the main thread with nothing of its own queued runs the action at once
+/// `schedule` called on the main queue with nothing of its own queued runs the action at once
 /// (so `observe(on: MainScheduler.instance)` on the main thread adds no hop);
 /// `MainScheduler.asyncInstance` always goes through the queue.
 ///
@@ -40,9 +40,23 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     /// Always dispatches to the main queue, even from the main thread.
     public static let asyncInstance = SerialDispatchQueueScheduler(serialQueue: DispatchQueue.main)
 
-    /// Traps with `errorMessage` unless called on the main thread.
+    /// Marks `DispatchQueue.main`, so "am I on the main queue" is a queue question, not a
+    /// thread one: on Linux the main queue is not always drained by the main thread (under
+    /// `swift test` another thread drains it).
+    private static let mainQueueKey: DispatchSpecificKey<UInt8> = {
+        let key = DispatchSpecificKey<UInt8>()
+        DispatchQueue.main.setSpecific(key: key, value: 1)
+        return key
+    }()
+
+    /// True on the main thread or inside work running on `DispatchQueue.main`.
+    public static var isOnMainQueue: Bool {
+        Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) != nil
+    }
+
+    /// Traps with `errorMessage` unless called on the main queue (or the main thread).
     public static func ensureRunningOnMainThread(errorMessage: String? = nil) {
-        precondition(Thread.isMainThread, errorMessage ?? "Running on background thread.")
+        precondition(isOnMainQueue, errorMessage ?? "Running on background thread.")
     }
 
     /// RxSwift spelling of `ensureRunningOnMainThread`.
@@ -52,7 +66,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
 
     override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         let previous = numberEnqueued.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
-        if Thread.isMainThread && previous == 0 {
+        if previous == 0 && Self.isOnMainQueue {
             let disposable = action(state)
             numberEnqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
             return disposable
@@ -76,7 +90,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     /// ```
     @discardableResult
     public static func drain(timeout: TimeInterval, until condition: () -> Bool) -> Bool {
-        ensureRunningOnMainThread(errorMessage: "MainScheduler.drain must be called on the main thread")
+        precondition(Thread.isMainThread, "MainScheduler.drain must be called on the main thread")
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {
             if Date() >= deadline { return false }

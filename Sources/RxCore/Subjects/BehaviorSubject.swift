@@ -10,6 +10,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     private var observers = ObserverList<Element>()
     private var element: Element
     private var stoppedEvent: Event<Element>?
+    private var stopped = false
     private var disposed = false
 
     /// A subject whose current value is `value`.
@@ -37,6 +38,19 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
         return element
     }
 
+    public func onNext(_ element: Element) {
+        if traceID != 0 { traceReceivedNext(element) }
+        lock.lock()
+        if disposed || stopped {
+            lock.unlock()
+            return
+        }
+        let handlers = observers.nextHandlers
+        self.element = element
+        lock.unlock()
+        ObserverList.dispatch(element, to: handlers)
+    }
+
     public func on(_ event: Event<Element>) {
         traceReceived(event)
         lock.lock()
@@ -50,6 +64,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
             element = value
         case .error, .completed:
             stoppedEvent = event
+            stopped = true
             observers.removeAll()
         }
         lock.unlock()
@@ -67,7 +82,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
             observer.on(stoppedEvent)
             return Disposables.create()
         }
-        let key = observers.insert(tracedHandler(observer))
+        let key = observers.insert(observer, traced: tracedHandler(observer))
         observer.on(.next(element))
         return SubscriptionDisposable(owner: self, key: key)
     }
@@ -84,6 +99,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
         disposed = true
         observers.removeAll()
         stoppedEvent = nil
+        stopped = false
         lock.unlock()
         traceDisposed(traceID)
     }

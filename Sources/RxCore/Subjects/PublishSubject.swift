@@ -5,44 +5,66 @@ import Synchronization
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, SubjectUnsubscribing {
     public typealias SubjectObserverType = PublishSubject<Element>
 
-    private struct State {
-        var observers = ObserverList<Element>()
-        var stoppedEvent: Event<Element>?
-        var isDisposed = false
-    }
-
-    private let state = Mutex(State())
+    // Guarded by `lock`. Plain stored properties rather than a `Mutex<State>`: in generic code
+    // a generic state struct costs a metadata lookup on every event.
+    private let lock = Mutex<Void>(())
+    @exclusivity(unchecked) private var observers = ObserverList<Element>()
+    @exclusivity(unchecked) private var stoppedEvent: Event<Element>?
+    @exclusivity(unchecked) private var stopped = false
+    @exclusivity(unchecked) private var disposed = false
 
     public init(file: StaticString = #fileID, line: UInt = #line) {
         super.init(kind: .subject, counter: ResourceCounter.named("PublishSubject"), callSite: CallSite(file, line))
     }
 
     /// Whether anyone is subscribed.
-    public var hasObservers: Bool { state.withLock { !$0.observers.isEmpty } }
+    public var hasObservers: Bool {
+        var result = false
+        lock.withLock { _ in result = !observers.isEmpty }
+        return result
+    }
 
-    public var isDisposed: Bool { state.withLock { $0.isDisposed } }
+    public var isDisposed: Bool {
+        var result = false
+        lock.withLock { _ in result = disposed }
+        return result
+    }
+
+    /// Sends `element` to every current observer.
+    public func onNext(_ element: Element) {
+        if traceID != 0 { traceReceivedNext(element) }
+        var handlers: [ObserverList<Element>.NextHandler] = []
+        lock.withLock { _ in
+            if !disposed && !stopped { handlers = observers.nextHandlers }
+        }
+        ObserverList.dispatch(element, to: handlers)
+    }
 
     /// Sends `event` to every current observer; after a stop event, nothing more is sent.
     public func on(_ event: Event<Element>) {
         traceReceived(event)
-        let handlers: [ObserverList<Element>.Handler] = state.withLock { state in
-            if state.isDisposed || state.stoppedEvent != nil { return [] }
-            let handlers = state.observers.handlers
+        var handlers: [ObserverList<Element>.Handler] = []
+        lock.withLock { _ in
+            if disposed || stopped { return }
+            handlers = observers.handlers
             if event.isStopEvent {
-                state.stoppedEvent = event
-                state.observers.removeAll()
+                stoppedEvent = event
+                stopped = true
+                observers.removeAll()
             }
-            return handlers
         }
         for handler in handlers { handler(event) }
     }
 
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         traceSubscribe(observer)
-        let outcome: PublishOutcome<Element> = state.withLock { state in
-            if let stopped = state.stoppedEvent { return .stopped(stopped) }
-            if state.isDisposed { return .disposed }
-            return .added(state.observers.insert(tracedHandler(observer)))
+        var outcome = PublishOutcome<Element>.disposed
+        lock.withLock { _ in
+            if let stoppedEvent {
+                outcome = .stopped(stoppedEvent)
+            } else if !disposed {
+                outcome = .added(observers.insert(observer, traced: tracedHandler(observer)))
+            }
         }
         switch outcome {
         case .added(let key):
@@ -56,17 +78,17 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     }
 
     func unsubscribe(_ key: Int) {
-        state.withLock { $0.observers.remove(key) }
+        lock.withLock { _ in observers.remove(key) }
     }
 
     public func asObserver() -> PublishSubject<Element> { self }
 
     /// Unsubscribes everyone; later subscribers get `RxError.disposed`.
     public func dispose() {
-        state.withLock { state in
-            state.isDisposed = true
-            state.observers.removeAll()
-            state.stoppedEvent = nil
+        lock.withLock { _ in
+            disposed = true
+            observers.removeAll()
+            stoppedEvent = nil
         }
         traceDisposed(traceID)
     }

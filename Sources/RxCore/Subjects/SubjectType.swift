@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Something that is both an observable and (through `asObserver()`) an observer.
 public protocol SubjectType: ObservableType {
@@ -10,17 +11,34 @@ public protocol SubjectType: ObservableType {
 /// The subscribers of a subject, in subscription order, with cheap snapshots for dispatch.
 struct ObserverList<Element> {
     typealias Handler = (Event<Element>) -> Void
+    /// Takes a pointer to the element. The array of these has a non-generic element type, so
+    /// walking it in generic code needs no metadata lookup (see docs/performance.md).
+    typealias NextHandler = (UnsafeRawPointer) -> Void
     private(set) var keys: [Int] = []
     private(set) var handlers: [Handler] = []
+    /// The observers' `onNext`, so elements reach them without an `Event` wrapper.
+    private(set) var nextHandlers: [NextHandler] = []
     private var nextKey = 0
 
     var isEmpty: Bool { keys.isEmpty }
 
-    mutating func insert(_ handler: @escaping Handler) -> Int {
+    /// Adds `observer`; `traced`, when given, replaces its handler (the tracing wrapper) and
+    /// elements are routed through it too.
+    mutating func insert<Observer: ObserverType>(_ observer: Observer, traced: ((Event<Element>) -> Void)? = nil) -> Int where Observer.Element == Element {
         let key = nextKey
         nextKey += 1
         keys.append(key)
-        handlers.append(handler)
+        if let traced {
+            handlers.append(traced)
+            nextHandlers.append { pointer in
+                traced(.next(pointer.assumingMemoryBound(to: Element.self).pointee))
+            }
+        } else {
+            handlers.append(observer.on)
+            nextHandlers.append { pointer in
+                observer.onNext(pointer.assumingMemoryBound(to: Element.self).pointee)
+            }
+        }
         return key
     }
 
@@ -34,11 +52,22 @@ struct ObserverList<Element> {
         guard low < keys.count, keys[low] == key else { return }
         keys.remove(at: low)
         handlers.remove(at: low)
+        nextHandlers.remove(at: low)
+    }
+
+    /// Sends `element` to each of `handlers`.
+    @inline(__always)
+    static func dispatch(_ element: Element, to handlers: [NextHandler]) {
+        withUnsafePointer(to: element) { pointer in
+            let raw = UnsafeRawPointer(pointer)
+            for handler in handlers { handler(raw) }
+        }
     }
 
     mutating func removeAll() {
         keys.removeAll()
         handlers.removeAll()
+        nextHandlers.removeAll()
     }
 }
 
@@ -46,8 +75,7 @@ struct ObserverList<Element> {
 final class SubscriptionDisposable: DisposeBase, Disposable {
     private weak var owner: SubjectUnsubscribing?
     private let key: Int
-    private var isDisposed = false
-    private let lock = NSLock()
+    private let disposed = Atomic<Bool>(false)
 
     init(owner: SubjectUnsubscribing, key: Int) {
         self.owner = owner
@@ -56,13 +84,7 @@ final class SubscriptionDisposable: DisposeBase, Disposable {
     }
 
     func dispose() {
-        lock.lock()
-        let first = !isDisposed
-        isDisposed = true
-        let owner = self.owner
-        self.owner = nil
-        lock.unlock()
-        guard first else { return }
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         traceDisposed(traceID)
         owner?.unsubscribe(key)
     }
@@ -83,12 +105,18 @@ extension Observable {
         }
     }
 
-    /// The handler a subject keeps for `observer`: `observer.on` itself, or, while tracing, one
-    /// that also records the delivery (`forwardOn` from the subject, the event on the observer)
-    /// so sinks subscribed to a subject show what they received.
+    /// `traceReceived(.next(element))`, out of line so untraced `onNext` never builds an `Event`.
+    @inline(never)
+    func traceReceivedNext(_ element: Element) {
+        traceReceived(.next(element))
+    }
+
+    /// While tracing, the handler a subject keeps for `observer` instead of `observer.on`: it
+    /// also records the delivery (`forwardOn` from the subject, the event on the observer) so
+    /// sinks subscribed to a subject show what they received. Nil when not tracing.
     @inline(__always)
-    func tracedHandler<Observer: ObserverType>(_ observer: Observer) -> (Event<Observer.Element>) -> Void {
-        guard traceID != 0, Tracing.isOn else { return observer.on }
+    func tracedHandler<Observer: ObserverType>(_ observer: Observer) -> ((Event<Observer.Element>) -> Void)? {
+        guard traceID != 0, Tracing.isOn else { return nil }
         return makeTracedHandler(observer)
     }
 
