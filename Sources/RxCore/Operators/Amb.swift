@@ -60,6 +60,7 @@ final class AmbObserver<Observer: ObserverType>: ObserverBase<Observer.Element> 
         self.parent = parent
         self.index = index
         super.init(counter: ResourceCounter.named("AmbObserver"))
+        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Observer.Element>) {

@@ -64,6 +64,7 @@ final class CombiningObserver<Element, Value>: ObserverBase<Element> {
         self.index = index
         self.convert = convert
         super.init(counter: counter)
+        traceEdge(traceID, traceNodeID(of: receiver), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Element>) {

@@ -381,6 +381,7 @@ final class MergeLimitedInnerObserver<SourceElement, Source: ObservableConvertib
         self.parent = parent
         self.key = key
         super.init(counter: ResourceCounter.named("MergeLimitedInnerObserver"))
+        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Source.Element>) {

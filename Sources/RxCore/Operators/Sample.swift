@@ -70,6 +70,7 @@ final class SamplerObserver<SampleType, Observer: ObserverType>: ObserverBase<Sa
     init(parent: SampleSink<SampleType, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("SamplerObserver"))
+        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<SampleType>) {

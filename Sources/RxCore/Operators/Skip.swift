@@ -170,6 +170,7 @@ final class SkipUntilOtherObserver<Other, Observer: ObserverType>: ObserverBase<
     init(parent: SkipUntilSink<Other, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("SkipUntilOtherObserver"))
+        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Other>) {

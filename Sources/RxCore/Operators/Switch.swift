@@ -200,6 +200,7 @@ final class SwitchInnerObserver<SourceElement, Source: ObservableConvertibleType
         self.parent = parent
         self.id = id
         super.init(counter: ResourceCounter.named("SwitchInnerObserver"))
+        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Source.Element>) {

@@ -147,6 +147,7 @@ final class TakeUntilOtherObserver<Other, Observer: ObserverType>: ObserverBase<
     init(parent: TakeUntilSink<Other, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("TakeUntilOtherObserver"))
+        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Other>) {

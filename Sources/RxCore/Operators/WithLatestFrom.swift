@@ -65,6 +65,7 @@ final class WithLatestFromSecond<FirstType, SecondType, Observer: ObserverType>:
     init(parent: WithLatestFromSink<FirstType, SecondType, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("WithLatestFromSecond"))
+        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<SecondType>) {
