@@ -89,3 +89,8 @@ diagrams: deps
 
 
 # --- thread sanitizer (make tsan) ---
+## Concurrency stress tests under ThreadSanitizer (its own build folder: TSan objects differ).
+TSAN_SCRATCH ?= .build-tsan
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --no-parallel --filter Stress

@@ -2,7 +2,7 @@ import RxCore
 import RxTesting
 import Testing
 
-@Suite(.serialized, .noLeaks)
+@Suite(.serialized, .noLeaks, .enabled(if: tracingCompiledIn, "tracing is compiled out (RX_NO_TRACE)"))
 struct SubscribeFlowTests {
     /// The documents' first example (001): the calls happen in the order of step1…step9.
     @Test func theMojitoExampleCallsTheStepsInOrder() {

@@ -128,7 +128,8 @@ struct TestSchedulerTests {
         #expect(!errorsEqual(NSError(domain: "d", code: 1), NSError(domain: "d", code: 2)))
     }
 
-    @Test func testObjectsAreTraceNodes() {
+    @Test(.enabled(if: tracingCompiledIn, "tracing is compiled out (RX_NO_TRACE)"))
+    func testObjectsAreTraceNodes() {
         let recorder = KindRecorder()
         Tracing.tracer = recorder
         defer { Tracing.tracer = nil }
@@ -143,6 +144,13 @@ struct TestSchedulerTests {
         #expect(kinds[observer.traceID] == "observer TestableObserver")
     }
 }
+
+/// False when RxCore was built with `RX_NO_TRACE` (tracing compiled out).
+let tracingCompiledIn: Bool = {
+    Tracing.tracer = KindRecorder()
+    defer { Tracing.tracer = nil }
+    return Tracing.isOn
+}()
 
 /// A tracer that remembers the kind and type of each node.
 final class KindRecorder: RxTracer, @unchecked Sendable {
