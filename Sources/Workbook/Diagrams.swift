@@ -44,8 +44,8 @@ public enum Diagrams {
         guard let directory else { return body() }
         let document = trace(meta: ["example": name], body)
         let base = directory.appendingPathComponent(slug(name))
-        // A second run replaces the files of the first. (They are removed first: replacing an
-        // existing file through FileManager.replaceItemAt fails on Linux.)
+        // A second run replaces the files of the first; views this run does not draw (a view
+        // that did not fit) must not survive from an earlier run, so all are removed first.
         for suffix in ["trace.json", "graph.svg", "flow.svg", "flow.txt", "marbles.svg", "graph.dot", "marbles.txt"] {
             try? FileManager.default.removeItem(at: base.appendingPathExtension(suffix))
         }
