@@ -18,8 +18,8 @@ struct SubscribeFlowTests {
         }
         #expect(printed.all == ["mojito"])
         let calls = recorder.calls
-        // DESIGN.md's reference: init of the SinkDisposer before run, init of the sink after;
-        // ObserverBase's on before onCore.
+        // DESIGN.md's reference: subscribe → schedule → SinkDisposer.init → run → sink init →
+        // handler → on (sink) → forwardOn → on (observer) → onCore → setSinkAndSubscription.
         let flow: [TraceCall] = [.subscribe, .schedule, .`init`, .run, .`init`, .handler, .on, .forwardOn, .on, .onCore, .setSinkAndSubscription]
         #expect(Array(calls.prefix(flow.count)) == flow)
         let rest = calls.dropFirst(flow.count)

@@ -108,6 +108,14 @@ final class ObserverBox<Element>: @unchecked Sendable {
         try trace.write(to: url)
         #expect(try TraceDocument.read(from: url) == trace)
         #expect(try TraceDocument.read(from: url).jsonData() == trace.jsonData())
+
+        // Writing again replaces the file whole, and leaves no temporary file behind.
+        let smaller = TraceDocument(meta: ["run": "second"])
+        try smaller.write(to: url)
+        #expect(try TraceDocument.read(from: url) == smaller)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+            .filter { $0.contains(url.lastPathComponent) && $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty)
     }
 
     /// Steps and events are kept in rings: the newest are kept, the rest counted.
