@@ -10,7 +10,7 @@ struct OpTestError: Error, Equatable, CustomStringConvertible {
 let opTestError = OpTestError()
 
 /// Collects what a plain (non-virtual-time) subscription received, for re-entrancy tests.
-final class EventLog<Element> {
+final class ReentrancyLog<Element> {
     var events: [Event<Element>] = []
     var elements: [Element] { events.compactMap { $0.element } }
     var isCompleted: Bool { events.last?.isCompleted ?? false }
