@@ -32,6 +32,7 @@ protocol CombiningStateMachine {
 protocol CombiningReceiver<Value>: AnyObject {
     associatedtype Value
     func receive(_ event: Event<Value>, from index: Int)
+    func receiveNext(_ value: Value, from index: Int)
 }
 
 /// One source of `combineLatest`/`zip`, with its elements converted to the slot type.
@@ -66,9 +67,13 @@ final class CombiningObserver<Element, Value>: ObserverBase<Element> {
         super.init(counter: counter)
     }
 
+    override func onNextCore(_ element: Element) {
+        receiver.receiveNext(convert(element), from: index)
+    }
+
     override func onCore(_ event: Event<Element>) {
         switch event {
-        case .next(let element): receiver.receive(.next(convert(element)), from: index)
+        case .next(let element): receiver.receiveNext(convert(element), from: index)
         case .error(let error): receiver.receive(.error(error), from: index)
         case .completed: receiver.receive(.completed, from: index)
         }
@@ -108,6 +113,11 @@ class CombiningSink<Machine: CombiningStateMachine, Observer: ObserverType>: Sin
         return all
     }
 
+    final func receiveNext(_ value: Value, from index: Int) {
+        gate.lock(); defer { gate.unlock() }
+        perform(machine.withLock { $0.next(value, at: index) }, error: nil)
+    }
+
     final func receive(_ event: Event<Value>, from index: Int) {
         gate.lock(); defer { gate.unlock() }
         switch event {
@@ -126,7 +136,7 @@ class CombiningSink<Machine: CombiningStateMachine, Observer: ObserverType>: Sin
             break
         case .emit(let values):
             do {
-                forwardOn(.next(try combine(values)))
+                forwardNext(try combine(values))
             } catch {
                 _ = machine.withLock { $0.failed() }
                 forwardOn(.error(error))
