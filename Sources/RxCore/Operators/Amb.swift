@@ -71,6 +71,7 @@ final class AmbObserver<Observer: ObserverType>: ObserverBase<Observer.Element> 
         self.parent = parent
         self.index = index
         super.init(counter: ResourceCounter.named("AmbObserver"))
+        traceEdge(traceID, parent.traceID, .forward)
     }
 
     override func onNextCore(_ element: Observer.Element) {

@@ -31,6 +31,8 @@ protocol CombiningStateMachine {
 /// Receives the events of the sources of a combining sink, tagged with the source's index.
 protocol CombiningReceiver<Value>: AnyObject {
     associatedtype Value
+    /// The receiving sink's trace node.
+    var traceID: UInt64 { get }
     func receive(_ event: Event<Value>, from index: Int)
     func receiveNext(_ value: Value, from index: Int)
 }
@@ -65,6 +67,7 @@ final class CombiningObserver<Element, Value>: ObserverBase<Element> {
         self.index = index
         self.convert = convert
         super.init(counter: counter)
+        traceEdge(traceID, receiver.traceID, .forward)
     }
 
     override func onNextCore(_ element: Element) {

@@ -287,7 +287,6 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
     fileprivate let lock = NSRecursiveLock()
     private let selector: (SourceElement) throws -> Source
     private let maxConcurrent: Int
-    fileprivate let group = CompositeDisposable()
     private let sourceSubscription = SingleAssignmentDisposable()
     // Guarded by `lock`.
     private var queue: [Observable<ResultElement>] = []
@@ -297,6 +296,8 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
     private var stopped = false
     private var subscribing = false
     private var handoff: [Observable<ResultElement>] = []
+    private var innersDisposed = false
+    fileprivate var head: MergeLimitedInnerObserver<SourceElement, Source, Observer>?
 
     init(selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int, observer: Observer, cancel: Cancelable) {
         self.selector = selector
@@ -305,9 +306,8 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
     }
 
     func run(_ source: Observable<SourceElement>) -> Disposable {
-        _ = group.insert(sourceSubscription)
         sourceSubscription.setDisposable(source.subscribe(self))
-        return group
+        return Disposables.create(with: disposeAll)
     }
 
     /// Static `concat`: the sources come from `sources`, one after the other.
@@ -325,7 +325,7 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
             forwardOn(.completed)
             dispose()
         }
-        return group
+        return Disposables.create(with: disposeAll)
     }
 
     func onNext(_ element: SourceElement) {
@@ -408,15 +408,44 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
     }
 
     private func subscribeInner(_ source: Observable<ResultElement>) {
-        let subscription = SingleAssignmentDisposable()
-        guard let key = group.insert(subscription) else { return }
-        let observer = MergeLimitedInnerObserver(parent: self, key: key)
-        subscription.setDisposable(source.subscribe(observer))
+        let inner = MergeLimitedInnerObserver(parent: self)
+        lock.lock()
+        if innersDisposed {
+            lock.unlock()
+            return
+        }
+        inner.next = head
+        head?.previous = inner
+        head = inner
+        lock.unlock()
+
+        let subscription = source.subscribe(inner)
+        if inner.traceID != 0 { traceEdge(inner.traceID, traceNodeID(of: subscription), .owns) }
+
+        lock.lock()
+        let disposeNow = inner.finished || innersDisposed
+        if !disposeNow { inner.subscription = subscription }
+        lock.unlock()
+        if disposeNow { subscription.dispose() }
+    }
+
+    /// Takes `inner` out of the list of running inners and returns its subscription. Called
+    /// under `lock`.
+    fileprivate func unlink(_ inner: MergeLimitedInnerObserver<SourceElement, Source, Observer>) -> Disposable? {
+        if inner.finished { return nil }
+        inner.finished = true
+        if let previous = inner.previous { previous.next = inner.next } else if head === inner { head = inner.next }
+        inner.next?.previous = inner.previous
+        inner.previous = nil
+        inner.next = nil
+        let subscription = inner.subscription
+        inner.subscription = nil
+        return subscription
     }
 
     /// An inner source completed. Called under `lock`.
-    fileprivate func innerCompleted(_ key: CompositeDisposable.DisposeKey) {
-        group.remove(for: key)
+    fileprivate func innerCompleted(_ inner: MergeLimitedInnerObserver<SourceElement, Source, Observer>) {
+        unlink(inner)?.dispose()
         if let next = dequeue() {
             if subscribing {
                 handoff.append(next)
@@ -432,17 +461,38 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
             dispose()
         }
     }
+
+    /// The subscription `run` returns: disposes the outer subscription and every inner one.
+    private func disposeAll() {
+        sourceSubscription.dispose()
+        var subscriptions: [Disposable] = []
+        lock.lock()
+        innersDisposed = true
+        queue.removeAll()
+        queueHead = 0
+        pending = nil
+        handoff.removeAll()
+        while let inner = head {
+            if let subscription = unlink(inner) { subscriptions.append(subscription) }
+        }
+        lock.unlock()
+        for subscription in subscriptions { subscription.dispose() }
+    }
 }
 
 /// Subscribed to one inner source of a `MergeLimitedSink`.
 final class MergeLimitedInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: ObserverBase<Source.Element> where Observer.Element == Source.Element {
     private let parent: MergeLimitedSink<SourceElement, Source, Observer>
-    private let key: CompositeDisposable.DisposeKey
+    // Guarded by the parent's lock.
+    fileprivate var previous: MergeLimitedInnerObserver?
+    fileprivate var next: MergeLimitedInnerObserver?
+    fileprivate var subscription: Disposable?
+    fileprivate var finished = false
 
-    init(parent: MergeLimitedSink<SourceElement, Source, Observer>, key: CompositeDisposable.DisposeKey) {
+    init(parent: MergeLimitedSink<SourceElement, Source, Observer>) {
         self.parent = parent
-        self.key = key
-        super.init(counter: ResourceCounter.named("MergeLimitedInnerObserver"))
+        super.init(counter: .mergeLimitedInnerObserver)
+        traceEdge(traceID, parent.traceID, .forward)
     }
 
     override func onNextCore(_ element: Source.Element) {
@@ -459,7 +509,7 @@ final class MergeLimitedInnerObserver<SourceElement, Source: ObservableConvertib
             parent.forwardOn(event)
             parent.dispose()
         case .completed:
-            parent.innerCompleted(key)
+            parent.innerCompleted(self)
         }
     }
 }
@@ -488,4 +538,5 @@ extension ResourceCounter {
     fileprivate static let flatMap = named("FlatMap")
     fileprivate static let mergeSink = named("MergeSink")
     fileprivate static let mergeInnerObserver = named("MergeInnerObserver")
+    fileprivate static let mergeLimitedInnerObserver = named("MergeLimitedInnerObserver")
 }

@@ -75,6 +75,7 @@ final class SamplerObserver<SampleType, Observer: ObserverType>: ObserverBase<Sa
     init(parent: SampleSink<SampleType, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("SamplerObserver"))
+        traceEdge(traceID, parent.traceID, .forward)
     }
 
     override func onCore(_ event: Event<SampleType>) {

@@ -182,6 +182,7 @@ final class SkipUntilOtherObserver<Other, Observer: ObserverType>: ObserverBase<
     init(parent: SkipUntilSink<Other, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("SkipUntilOtherObserver"))
+        traceEdge(traceID, parent.traceID, .forward)
     }
 
     override func onNextCore(_ element: Other) {

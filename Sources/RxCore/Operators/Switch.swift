@@ -209,6 +209,7 @@ final class SwitchInnerObserver<SourceElement, Source: ObservableConvertibleType
         self.parent = parent
         self.id = id
         super.init(counter: ResourceCounter.named("SwitchInnerObserver"))
+        traceEdge(traceID, parent.traceID, .forward)
     }
 
     override func onNextCore(_ element: Source.Element) {

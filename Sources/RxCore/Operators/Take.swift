@@ -156,6 +156,7 @@ final class TakeUntilOtherObserver<Other, Observer: ObserverType>: ObserverBase<
     init(parent: TakeUntilSink<Other, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("TakeUntilOtherObserver"))
+        traceEdge(traceID, parent.traceID, .forward)
     }
 
     override func onNextCore(_ element: Other) {

@@ -75,6 +75,7 @@ final class WithLatestFromSecond<FirstType, SecondType, Observer: ObserverType>:
     init(parent: WithLatestFromSink<FirstType, SecondType, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("WithLatestFromSecond"))
+        traceEdge(traceID, parent.traceID, .forward)
     }
 
     override func onNextCore(_ value: SecondType) {
