@@ -21,11 +21,20 @@ deps:
 build: deps
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 
-## Build and run the subscribe-flow lesson (001's step1…step9).
+## Build and run the subscribe-flow lesson (001's step1…step9), then draw that very run.
+DEMO_DIR ?= out/demo
 demo: deps
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product chapter02
-	@echo "=== 02 Anatomy of a subscription"
-	@$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/chapter02
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product rxtrace
+	@mkdir -p $(DEMO_DIR)
+	@bin="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)"; \
+	echo "=== $$(head -1 Chapters/02-AnatomyOfASubscription/README.md | sed 's/^# //')"; \
+	"$$bin/chapter02" --diagrams $(DEMO_DIR) && \
+	"$$bin/rxtrace" render $(DEMO_DIR)/mojito.trace.json --view graph -o $(DEMO_DIR)/graph.svg && \
+	"$$bin/rxtrace" render $(DEMO_DIR)/mojito.trace.json --view flow -o $(DEMO_DIR)/flow.svg && \
+	echo && echo "==> the subscription graph of that run: $(DEMO_DIR)/graph.svg" && \
+	echo "==> its numbered calls (step1…step9):    $(DEMO_DIR)/flow.svg" && \
+	echo "==> every diagram of the chapter:         $(DEMO_DIR)/"
 
 ## Every test: unit, virtual-time, trace, rendering, CLI and chapter transcripts.
 test: deps
@@ -89,3 +98,8 @@ diagrams: deps
 
 
 # --- thread sanitizer (make tsan) ---
+## Concurrency stress tests under ThreadSanitizer (its own build folder: TSan objects differ).
+TSAN_SCRATCH ?= .build-tsan
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --no-parallel --filter Stress

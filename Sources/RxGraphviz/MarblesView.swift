@@ -73,6 +73,10 @@ struct MarblesView {
             throw .viewDoesNotFit("marbles view: \(columns) time slots, more than the limit of \(options.maxMarbleColumns); choose lanes with --filter-type, --filter-site or --subscription")
         }
 
+        // The first step of each slot: a lane is blank before its node was born.
+        var slotSeq = Array(repeating: UInt64.max, count: columns)
+        for (offset, event) in events.enumerated() { slotSeq[column[offset]] = min(slotSeq[column[offset]], event.seq) }
+
         var cells: [UInt64: [Int: [TraceEvent]]] = [:]
         var ended: [UInt64: Int] = [:]
         for (offset, event) in events.enumerated() {
@@ -89,6 +93,8 @@ struct MarblesView {
                 if let here = cells[lane]?[slot] {
                     html += "<TD>" + here.map(marble).joined(separator: " ") + "</TD>"
                 } else if let end = ended[lane], slot > end {
+                    html += "<TD></TD>"
+                } else if node.created > slotSeq[slot] {
                     html += "<TD></TD>"
                 } else {
                     html += "<TD><FONT COLOR=\"#999999\">──</FONT></TD>"

@@ -67,13 +67,19 @@ struct ResourcesView {
         let top = peaks.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(Self.topTypes)
 
         let h = DotID.html
-        var chart = "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"1\" CELLPADDING=\"0\"><TR>"
-        chart += "<TD VALIGN=\"TOP\" ALIGN=\"RIGHT\"><FONT POINT-SIZE=\"9\">\(peak) </FONT></TD>"
-        for total in totals {
-            let height = max(1, total * 120 / peak)
-            chart += "<TD VALIGN=\"BOTTOM\"><TABLE BORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"0\"><TR><TD BGCOLOR=\"#4c78a8\" WIDTH=\"8\" HEIGHT=\"\(height)\"></TD></TR></TABLE></TD>"
+        // The bar chart as a grid of small cells, filled up to each column's count.
+        let levels = 12
+        var chart = "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"1\" CELLPADDING=\"0\">"
+        for level in stride(from: levels, through: 1, by: -1) {
+            chart += "<TR>"
+            if level == levels { chart += "<TD ROWSPAN=\"\(levels)\" VALIGN=\"TOP\" ALIGN=\"RIGHT\"><FONT POINT-SIZE=\"9\">\(peak) </FONT></TD>" }
+            for total in totals {
+                let filled = total > 0 && (total * levels + peak - 1) / peak >= level
+                chart += filled ? "<TD BGCOLOR=\"#4c78a8\" WIDTH=\"8\" HEIGHT=\"8\" FIXEDSIZE=\"TRUE\"></TD>" : "<TD WIDTH=\"8\" HEIGHT=\"8\" FIXEDSIZE=\"TRUE\"></TD>"
+            }
+            chart += "</TR>"
         }
-        chart += "</TR><TR><TD ALIGN=\"RIGHT\"><FONT POINT-SIZE=\"9\">0 </FONT></TD>"
+        chart += "<TR><TD ALIGN=\"RIGHT\"><FONT POINT-SIZE=\"9\">0 </FONT></TD>"
         chart += "<TD COLSPAN=\"\(bucketCount)\"><FONT POINT-SIZE=\"9\" COLOR=\"#777777\">step \(samples.first!.seq) … \(last.seq)</FONT></TD></TR></TABLE>"
 
         var table = "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"4\" COLOR=\"#cccccc\">"

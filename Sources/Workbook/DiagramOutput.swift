@@ -1,10 +1,61 @@
 import Foundation
 import RxCore
+import RxGraphviz
 
-/// Writes a view of a trace as text a reader can open anywhere: `graph` as Graphviz DOT,
-/// `flow` as the numbered calls (the documents' step1…step9), `marbles` as one lane per node.
+/// Writes the views of a trace: each as SVG through RxGraphviz (`base.graph.svg`,
+/// `base.flow.svg`, `base.marbles.svg`), and the flow also as text (`base.flow.txt`, the
+/// numbered calls as the documents list step1…step9), readable in a terminal.
 public enum DiagramOutput {
-    /// Writes `view` of `trace` next to `base` (`base.graph.dot`, `base.flow.txt`, …).
+    /// Writes `view` of `trace` next to `base`. A view that does not fit the trace (no events
+    /// for marbles, say) is skipped with one line on stderr naming the reason; nil then.
+    ///
+    /// Each view is drawn by the `rxtrace` executable built next to the chapter (one process per
+    /// picture, so a Graphviz failure costs one picture, never the chapter), from the trace file
+    /// `base.trace.json` that `Diagrams` wrote first; without `rxtrace`, in process.
+    @discardableResult
+    public static func render(_ trace: TraceDocument, view: String, base: URL) throws -> URL? {
+        if view == "flow" { _ = try write(trace, view: view, base: base) }
+        guard let renderView = RenderView(rawValue: view) else { return try write(trace, view: view, base: base) }
+        let url = base.appendingPathExtension("\(view).svg")
+        let traceFile = base.appendingPathExtension("trace.json")
+        if let rxtrace = rxtraceExecutable, FileManager.default.fileExists(atPath: traceFile.path) {
+            let process = Process()
+            process.executableURL = rxtrace
+            process.arguments = ["render", traceFile.path, "--view", view, "--format", "svg", "-o", url.path]
+            // rxtrace links the core: without this it would record itself into our RXTRACE file.
+            var environment = ProcessInfo.processInfo.environment
+            environment["RXTRACE"] = nil
+            process.environment = environment
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            if process.terminationStatus == 0 { return url }
+            let reason = message.split(separator: "\n").first.map(String.init) ?? "rxtrace exited with \(process.terminationStatus)"
+            FileHandle.standardError.write(Data("note: \(base.lastPathComponent): no \(view) view (\(reason))\n".utf8))
+            return nil
+        }
+        do {
+            let data = try TraceRenderer.render(trace, view: renderView, format: .svg)
+            try data.write(to: url, options: .atomic)
+            return url
+        } catch let error as RenderError {
+            FileHandle.standardError.write(Data("note: \(base.lastPathComponent): no \(view) view (\(error.description))\n".utf8))
+            return nil
+        }
+    }
+
+    /// `rxtrace`, when it was built next to this executable.
+    static let rxtraceExecutable: URL? = {
+        guard let directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else { return nil }
+        let candidate = directory.appendingPathComponent("rxtrace")
+        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+    }()
+
+    /// Writes `view` of `trace` as text next to `base` (`base.graph.dot`, `base.flow.txt`,
+    /// `base.marbles.txt`).
     public static func write(_ trace: TraceDocument, view: String, base: URL) throws -> URL {
         let (text, ext): (String, String)
         switch view {

@@ -18,7 +18,9 @@ struct SubscribeFlowTests {
         }
         #expect(printed.all == ["mojito"])
         let calls = recorder.calls
-        let flow: [TraceCall] = [.subscribe, .schedule, .run, .`init`, .handler, .on, .forwardOn, .onCore, .setSinkAndSubscription]
+        // DESIGN.md's reference: subscribe → schedule → SinkDisposer.init → run → sink init →
+        // handler → on (sink) → forwardOn → on (observer) → onCore → setSinkAndSubscription.
+        let flow: [TraceCall] = [.subscribe, .schedule, .`init`, .run, .`init`, .handler, .on, .forwardOn, .on, .onCore, .setSinkAndSubscription]
         #expect(Array(calls.prefix(flow.count)) == flow)
         let rest = calls.dropFirst(flow.count)
         #expect(!rest.isEmpty && rest.allSatisfy { $0 == .dispose }, "then only disposal: \(rest)")
@@ -34,7 +36,7 @@ struct SubscribeFlowTests {
                 return Disposables.create()
             }
         }
-        #expect(Array(recorder.calls.prefix(4)) == [.subscribe, .run, .`init`, .handler])
+        #expect(Array(recorder.calls.prefix(5)) == [.subscribe, .`init`, .run, .`init`, .handler])
     }
 
     /// Each operator adds its own subscribe → run → init before the source's.

@@ -51,7 +51,11 @@ final class EventLog<Element>: ObserverType, @unchecked Sendable {
     private let lock = NSLock()
     private var log: [Event<Element>] = []
     func on(_ event: Event<Element>) { lock.lock(); log.append(event); lock.unlock() }
-    var events: [Event<Element>] { lock.lock(); defer { lock.unlock() }; return log }
+    /// What was received; tests that collect by hand append to it.
+    var events: [Event<Element>] {
+        get { lock.lock(); defer { lock.unlock() }; return log }
+        set { lock.lock(); log = newValue; lock.unlock() }
+    }
 }
 
 /// False when RxCore was built with `RX_NO_TRACE` (tracing compiled out).

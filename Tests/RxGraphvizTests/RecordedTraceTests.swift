@@ -90,4 +90,21 @@ import RxTrace
         #expect(try TraceRenderer.render(trace, view: .resources, format: .svg).count > 0)
         #expect(TraceLeakReport(trace).isEmpty)
     }
+
+    @Test func operatorChainIsOneSubscriptionWithoutInnerOnes() throws {
+        var printed: [Int] = []
+        let trace = checkingNoLeaks {
+            Trace.record {
+                let d = Observable.of(1, 2).map { $0 * 10 }.filter { $0 > 10 }.subscribe(onNext: { printed.append($0) })
+                d.dispose()
+            }
+        }
+        #expect(printed == [20])
+        let structure = TraceStructure(trace)
+        #expect(structure.subscriptions.count == 1)
+        #expect(structure.subscriptions[0].inner.isEmpty)
+        #expect(structure.observables.map { structure.byID[$0]!.type } == ["ObservableSequence", "Map", "Filter"])
+        let marbles = try TraceRenderer.graph(of: trace, view: .marbles).dotText
+        for value in ["(1)", "(2)", "(10)", "(20)"] { #expect(marbles.contains(value), "marbles lack \(value)") }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import RxGraphviz
 import RxTrace
@@ -218,5 +219,22 @@ private let examples: [(name: String, document: TraceDocument)] = [
         try TraceRenderer.render(Fixtures.flatMapJust(count: 3), view: .marbles, format: .png)
             .write(to: url.appendingPathComponent("flatmap3-marbles.png"))
         try TraceRenderer.render(flatMap, view: .resources, format: .png).write(to: url.appendingPathComponent("flatmap-resources.png"))
+    }
+}
+
+@Suite struct ConcurrencyTests {
+    /// Graphviz is not thread-safe; the lock must make concurrent renders safe and equal.
+    @Test func concurrentRendersAgree() throws {
+        let document = Fixtures.mapSubject()
+        let expected = try TraceRenderer.render(document, view: .graph, format: .svg)
+        let results = Mutex<[Data?]>(Array(repeating: nil, count: 16))
+        DispatchQueue.concurrentPerform(iterations: 16) { index in
+            let view = RenderView.allCases[index % RenderView.allCases.count]
+            let data = try? TraceRenderer.render(document, view: view, format: view == .graph ? .svg : .png)
+            results.withLock { $0[index] = data }
+        }
+        let all = results.withLock { $0 }
+        #expect(all.allSatisfy { $0 != nil && !$0!.isEmpty })
+        for index in stride(from: 0, to: 16, by: RenderView.allCases.count) { #expect(all[index] == expected) }
     }
 }

@@ -77,7 +77,7 @@ import RxTrace
             "4 disposable SinkDisposer \(file):\(lc)",
             "5 sink MapSink \(file):\(lc)",
             "6 disposable SinkDisposer \(file):\(lc)",
-            "7 sink SteppingSink \(file):\(lc)",
+            "7 sink ObservableSequenceSink \(file):\(lc)",
             "8 disposable BinaryDisposable \(file):\(lc)",
         ])
         #expect(edgeLines(trace) == [

@@ -36,12 +36,12 @@ import RxTrace
             "11 disposable SingleAssignmentDisposable \(file):\(ld)",
             "12 observer MergeInnerObserver \(file):\(ld)",
             "13 disposable SinkDisposer \(file):\(ld)",
-            "14 sink SteppingSink \(file):\(ld)",
+            "14 sink ObservableSequenceSink \(file):\(ld)",
             "15 producer ObservableSequence \(file):\(lc)",
             "16 disposable SingleAssignmentDisposable \(file):\(ld)",
             "17 observer MergeInnerObserver \(file):\(ld)",
             "18 disposable SinkDisposer \(file):\(ld)",
-            "19 sink SteppingSink \(file):\(ld)",
+            "19 sink ObservableSequenceSink \(file):\(ld)",
         ])
         #expect(edgeLines(trace) == [
             "2 -run-> 7",

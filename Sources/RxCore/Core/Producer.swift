@@ -99,7 +99,8 @@ enum RunContext {
     }
 
     private final class Stack {
-        var frames: [Frame] = []
+        // Only ever touched by its own thread.
+        @exclusivity(unchecked) var frames: [Frame] = []
     }
 
     private static let stack = ThreadLocal<Stack> { Stack() }

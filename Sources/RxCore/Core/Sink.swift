@@ -49,10 +49,12 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     @inline(__always)
     public final func forwardOn(_ event: Event<Observer.Element>) {
         if disposed.load(ordering: .relaxed) { return }
+        #if !RX_NO_TRACE
         if traceID != 0 {
             tracedForwardOn(event)
             return
         }
+        #endif
         observer.on(event)
     }
 
@@ -88,7 +90,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
             observer.on(event)
             return
         }
-        tracer.forwarded(from: traceID, to: observerTraceID, kind: event.traceKind, value: event.traceValue, recordEvent: !observerRecordsEvents)
+        tracer.forwarded(from: traceID, to: observerTraceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: !observerRecordsEvents)
         let me = TraceThreads.currentKey
         let (entered, inside) = forwarding.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing)
         if !entered {

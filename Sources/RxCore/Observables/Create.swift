@@ -52,7 +52,9 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     }
 
     func on(_ event: Event<Element>) {
+        #if !RX_NO_TRACE
         if traceID != 0 { traceOn(event) }
+        #endif
         switch event {
         case .next:
             if isStopped.load(ordering: .relaxed) { return }
@@ -71,7 +73,7 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     @inline(never)
     private func traceOn(_ event: Event<Element>) {
         guard let tracer = Tracing.active else { return }
-        tracer.received(.on, node: traceID, kind: event.traceKind, value: event.traceValue, recordEvent: true)
+        tracer.received(.on, node: traceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: true)
     }
 
     func run(_ parent: Parent) -> Disposable {

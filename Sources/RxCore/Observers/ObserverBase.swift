@@ -21,14 +21,18 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
         switch event {
         case .next:
             if !isStopped.load(ordering: .relaxed) {
+                #if !RX_NO_TRACE
                 if traceID != 0 { traceOn(event) }
+                #endif
                 onCore(event)
             } else if traceID != 0 {
                 traceLate(event)
             }
         case .error, .completed:
             if !isStopped.exchange(true, ordering: .acquiringAndReleasing) {
+                #if !RX_NO_TRACE
                 if traceID != 0 { traceOn(event) }
+                #endif
                 onCore(event)
             } else if traceID != 0 {
                 traceLate(event)
@@ -62,7 +66,7 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
     @inline(never)
     private func traceOn(_ event: Event<Element>) {
         guard let tracer = Tracing.active else { return }
-        let kind = event.traceKind, value = event.traceValue
+        let kind = event.traceKind, value = tracer.recordsValues ? event.traceValue : nil
         tracer.received(.on, node: traceID, kind: kind, value: value, recordEvent: true)
         tracer.received(.onCore, node: traceID, kind: kind, value: value, recordEvent: false)
     }

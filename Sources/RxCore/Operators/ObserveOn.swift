@@ -30,7 +30,7 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
 
     private let scheduler: ImmediateSchedulerType
     private let state = Mutex(State())
-    private let scheduled = SerialDisposable()
+    private let scheduled = ObserveOnPendingWork()
     let sourceSubscription = SingleAssignmentDisposable()
 
     init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
@@ -55,10 +55,10 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
     }
 
     private func scheduleNext() {
-        scheduled.disposable = scheduler.schedule(()) { [weak self] _ in
+        scheduled.replace(with: scheduler.schedule(()) { [weak self] _ in
             self?.deliverOne()
             return Disposables.create()
-        }
+        })
     }
 
     /// Delivers the oldest queued event, then schedules itself again while more are queued: one
@@ -89,6 +89,32 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
             return false
         }
         if more { scheduleNext() }
+    }
+}
+
+/// The scheduled delivery, so disposal can cancel it. Replacing does not dispose the previous
+/// one: on a concurrent scheduler the action may run (and schedule its successor) before
+/// `schedule` has even returned it, so "previous" may be the newer one. A stale action that
+/// slips through finds the sink disposed and does nothing.
+final class ObserveOnPendingWork: Disposable {
+    private let state = Mutex<(current: Disposable?, disposed: Bool)>((nil, false))
+
+    func replace(with disposable: Disposable) {
+        let disposeNow: Bool = state.withLock { state in
+            if state.disposed { return true }
+            state.current = disposable
+            return false
+        }
+        if disposeNow { disposable.dispose() }
+    }
+
+    func dispose() {
+        let current: Disposable? = state.withLock { state in
+            state.disposed = true
+            defer { state.current = nil }
+            return state.current
+        }
+        current?.dispose()
     }
 }
 

@@ -127,7 +127,7 @@ extension Observable {
         let recordsOwn = traceRecordsOwnEvents(observer)
         return { event in
             guard let tracer = Tracing.active else { return observer.on(event) }
-            tracer.forwarded(from: subjectID, to: observerID, kind: event.traceKind, value: event.traceValue, recordEvent: !recordsOwn)
+            tracer.forwarded(from: subjectID, to: observerID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: !recordsOwn)
             RunContext.push(producer: 0, callSite: nil, via: observerID)
             observer.on(event)
             RunContext.pop()
@@ -137,7 +137,7 @@ extension Observable {
     @inline(__always)
     func traceReceived(_ event: Event<Element>) {
         if traceID != 0, let tracer = Tracing.active {
-            tracer.received(.on, node: traceID, kind: event.traceKind, value: event.traceValue, recordEvent: true)
+            tracer.received(.on, node: traceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: true)
         }
     }
 }

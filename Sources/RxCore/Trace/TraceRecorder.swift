@@ -179,6 +179,7 @@ public final class TraceRecorder: RxTracer {
     }
 
     public func event(node: UInt64, kind: TraceEventKind, value: String?) {
+        if !keepEvents && kind == .next { return }
         let node = local(node)
         guard node != 0 else { return }
         let record = keepEvents ? makeEvent(node: node, kind: kind, value: value) : nil
@@ -192,7 +193,10 @@ public final class TraceRecorder: RxTracer {
         }
     }
 
+    public var recordsValues: Bool { keepEvents || keepSteps }
+
     public func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
+        if !keepSteps && !keepEvents && kind == .next { return }
         let sink = local(sink), observer = local(observer)
         let value = value.map(truncate)
         let thread = TraceThreads.current
@@ -213,6 +217,7 @@ public final class TraceRecorder: RxTracer {
     }
 
     public func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
+        if !keepSteps && !keepEvents && kind == .next { return }
         let node = local(node)
         guard node != 0 else { return }
         let value = value.map(truncate)

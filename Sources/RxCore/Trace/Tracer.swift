@@ -96,12 +96,17 @@ public protocol RxTracer: AnyObject, Sendable {
     func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool)
     /// The call site `node` was born with, when known.
     func callSite(of node: UInt64) -> CallSite?
+    /// Whether the tracer keeps values: when false the core passes nil instead of describing
+    /// each element (a graph-only recording).
+    var recordsValues: Bool { get }
 }
 
 extension RxTracer {
     /// The call site `node` was born with, if the tracer keeps it (the core gives a
     /// subscription's nodes the call site of the observer that started it).
     public func callSite(of node: UInt64) -> CallSite? { nil }
+
+    public var recordsValues: Bool { true }
 
     /// Composed from `step` and `event`; recorders override it to take one lock.
     public func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
@@ -141,6 +146,15 @@ public enum Tracing {
             current.withLock { $0 = newValue }
             enabled.store(newValue != nil, ordering: .releasing)
         }
+    }
+
+    /// False in a build with the hooks compiled out (`RXANATOMY_NO_TRACE=1`, for benchmarks).
+    public static var hooksCompiledIn: Bool {
+        #if RX_NO_TRACE
+        return false
+        #else
+        return true
+        #endif
     }
 
     /// True while a tracer is installed (always false when built with `RX_NO_TRACE`).

@@ -9,9 +9,7 @@ struct OpTestError: Error, Equatable, CustomStringConvertible {
 
 let opTestError = OpTestError()
 
-/// Collects what a plain (non-virtual-time) subscription received, for re-entrancy tests.
-final class ReentrancyLog<Element> {
-    var events: [Event<Element>] = []
+extension EventLog {
     var elements: [Element] { events.compactMap { $0.element } }
     var isCompleted: Bool { events.last?.isCompleted ?? false }
 }

@@ -161,6 +161,45 @@ struct DebugTests {
     }
 }
 
+/// A tracer that only hands out node ids and remembers which types got which.
+private final class IDTracer: RxTracer, @unchecked Sendable {
+    private let state = Mutex<(next: UInt64, types: [UInt64: String])>((1, [:]))
+    func node(kind: TraceNodeKind, type: String, callSite: CallSite?) -> UInt64 {
+        state.withLock { state in
+            defer { state.next += 1 }
+            state.types[state.next] = type
+            return state.next
+        }
+    }
+    func type(of id: UInt64) -> String? { state.withLock { $0.types[id] } }
+    func edge(from: UInt64, to: UInt64, relation: TraceRelation) {}
+    func step(_ call: TraceCall, from: UInt64, to: UInt64, detail: String?) {}
+    func event(node: UInt64, kind: TraceEventKind, value: String?) {}
+    func disposed(_ node: UInt64) {}
+    func deinitialized(_ node: UInt64) {}
+    func anomaly(node: UInt64, _ kind: TraceAnomaly, detail: String) {}
+}
+
+@Suite(.serialized)
+struct DebugTracingTests {
+    @Test func whileTracingEachLineNamesTheDebugSinksNode() throws {
+        let tracer = IDTracer()
+        Tracing.tracer = tracer
+        defer { Tracing.tracer = nil }
+        let lines = debugLines {
+            _ = Observable.just(1).debug("traced").subscribe()
+        }.map(withoutTimestamp)
+        #expect(lines.count == 4)
+        let first = try #require(lines.first)
+        // "traced #N node:ID -> subscribed"
+        let parts = first.split(separator: " ")
+        let node = try #require(parts.first { $0.hasPrefix("node:") })
+        let id = try #require(UInt64(node.dropFirst("node:".count)))
+        #expect(tracer.type(of: id) == "DebugSink")
+        #expect(lines.allSatisfy { $0.contains(" \(node) -> ") })
+    }
+}
+
 @Suite(.serialized, .noLeaks)
 struct DelayTests {
     @Test func shiftsElementsAndCompletion() {
