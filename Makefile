@@ -21,11 +21,20 @@ deps:
 build: deps
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 
-## Build and run the subscribe-flow lesson (001's step1…step9).
+## Build and run the subscribe-flow lesson (001's step1…step9), then draw that very run.
+DEMO_DIR ?= out/demo
 demo: deps
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product chapter02
-	@echo "=== 02 Anatomy of a subscription"
-	@$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/chapter02
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product rxtrace
+	@mkdir -p $(DEMO_DIR)
+	@bin="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)"; \
+	echo "=== $$(head -1 Chapters/02-AnatomyOfASubscription/README.md | sed 's/^# //')"; \
+	"$$bin/chapter02" --diagrams $(DEMO_DIR) && \
+	"$$bin/rxtrace" render $(DEMO_DIR)/mojito.trace.json --view graph -o $(DEMO_DIR)/graph.svg && \
+	"$$bin/rxtrace" render $(DEMO_DIR)/mojito.trace.json --view flow -o $(DEMO_DIR)/flow.svg && \
+	echo && echo "==> the subscription graph of that run: $(DEMO_DIR)/graph.svg" && \
+	echo "==> its numbered calls (step1…step9):    $(DEMO_DIR)/flow.svg" && \
+	echo "==> every diagram of the chapter:         $(DEMO_DIR)/"
 
 ## Every test: unit, virtual-time, trace, rendering, CLI and chapter transcripts.
 test: deps
@@ -43,6 +52,50 @@ bench: deps
 	cd Benchmarks && $(SWIFT) run -c release CoreBench
 
 # --- chapters (make chapter N=02, make chapters, make diagrams) ---
+# Each chapter is Chapters/NN-Topic/ built as executable chapterNN; the header line of each
+# chapter is the first line of its README.
+CHAPTER_DIRS := $(sort $(wildcard Chapters/[0-9][0-9]-*))
+DIAGRAMS_DIR ?= docs/diagrams
+
+.PHONY: chapter chapters diagrams
+
+## Build and run one chapter: make chapter N=02 (ARGS="--diagrams out" passes arguments).
+chapter: deps
+	@test -n "$(N)" || { echo "usage: make chapter N=02" >&2; exit 2; }
+	@dir=$$(ls -d Chapters/$(N)-* 2>/dev/null | head -1); \
+	test -n "$$dir" || { echo "error: no chapter $(N) under Chapters/" >&2; exit 2; }; \
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product chapter$(N) >/dev/null || exit 1; \
+	echo "=== $$(head -1 $$dir/README.md | sed 's/^# //')"; \
+	"$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)/chapter$(N)" $(ARGS)
+
+## Build and run every chapter in order, each under a header line beginning ===.
+chapters: deps
+	@for dir in $(CHAPTER_DIRS); do \
+		n=$$(basename $$dir | cut -c1-2); \
+		$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product chapter$$n >/dev/null || exit 1; \
+	done; \
+	bin="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)"; \
+	for dir in $(CHAPTER_DIRS); do \
+		n=$$(basename $$dir | cut -c1-2); \
+		echo "=== $$(head -1 $$dir/README.md | sed 's/^# //')"; \
+		"$$bin/chapter$$n" || exit 1; \
+		echo; \
+	done
+
+## Write every chapter's traces and diagrams under docs/diagrams/NN-Topic/.
+diagrams: deps
+	@for dir in $(CHAPTER_DIRS); do \
+		n=$$(basename $$dir | cut -c1-2); \
+		$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product chapter$$n >/dev/null || exit 1; \
+	done; \
+	bin="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)"; \
+	for dir in $(CHAPTER_DIRS); do \
+		name=$$(basename $$dir); n=$$(echo $$name | cut -c1-2); \
+		mkdir -p $(DIAGRAMS_DIR)/$$name; \
+		"$$bin/chapter$$n" --diagrams $(DIAGRAMS_DIR)/$$name >/dev/null || exit 1; \
+		echo "==> $(DIAGRAMS_DIR)/$$name: $$(ls $(DIAGRAMS_DIR)/$$name | wc -l) files"; \
+	done
+
 
 # --- thread sanitizer (make tsan) ---
 ## Concurrency stress tests under ThreadSanitizer (its own build folder: TSan objects differ).

@@ -7,6 +7,7 @@ let package = Package(
     name: "RxAnatomyBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
+        // Named, so the product references below do not depend on the checkout's folder name.
         .package(name: "RxAnatomy", path: ".."),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
@@ -17,6 +18,21 @@ let package = Package(
                 .product(name: "RxCore", package: "RxAnatomy"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "RenderBench",
+            dependencies: [
+                .product(name: "RxTrace", package: "RxAnatomy"),
+                .product(name: "RxGraphviz", package: "RxAnatomy"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // What the trace hooks cost: tracing off vs hooks compiled out (a second build with
+        // RXANATOMY_NO_TRACE=1), and tracing on vs off. See Sources/TraceBench/main.swift.
+        .executableTarget(
+            name: "TraceBench",
+            dependencies: [.product(name: "RxCore", package: "RxAnatomy")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]

@@ -1,3 +1,4 @@
+import Foundation
 import RxCore
 import Testing
 
@@ -36,7 +37,7 @@ public enum Marbles {
     ) throws -> [Recorded<Event<Element>>] {
         let chars = Array(marbles.filter { !$0.isWhitespace })
         // Frame of each character; ^ sets frame zero.
-        var frames: [(frame: Int, char: Character, grouped: Bool)] = []
+        var frames: [(frame: Int, char: Character)] = []
         var frame = 0
         var caretFrame: Int?
         var groupFrame: Int?
@@ -55,14 +56,14 @@ public enum Marbles {
                 caretFrame = frame
                 frame += 1
             default:
-                frames.append((groupFrame ?? frame, char, groupFrame != nil))
+                frames.append((groupFrame ?? frame, char))
                 if groupFrame == nil { frame += 1 }
             }
         }
         if groupFrame != nil { throw MarbleSyntaxError("unclosed group in \"\(marbles)\"") }
         let origin = caretFrame ?? 0
         var result: [Recorded<Event<Element>>] = []
-        for (frame, char, _) in frames {
+        for (frame, char) in frames {
             let time = zero + (frame - origin) * ticksPerFrame
             switch char {
             case "-": continue
@@ -85,9 +86,7 @@ public enum Marbles {
         ticksPerFrame: Int = 10,
         zero: TestTime = 0
     ) throws -> [Recorded<Event<String>>] {
-        var values: [Character: String] = [:]
-        for char in marbles where !"-|#^() ".contains(char) { values[char] = String(char) }
-        return try events(marbles, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero)
+        try events(marbles, values: letterValues(marbles), error: error, ticksPerFrame: ticksPerFrame, zero: zero)
     }
 
     /// The marble string of `events`: the inverse of `events(_:values:…)` when every time falls
@@ -203,10 +202,10 @@ extension TestScheduler {
         values: [Character: Element],
         error: Swift.Error = MarbleError(),
         ticksPerFrame: Int = 10,
-        sourceLocation: SourceLocation = #_sourceLocation
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> TestableObservable<Element> {
         let zero = marbles.contains("^") ? Defaults.subscribed : 0
-        return createHotObservable(parseMarbles(marbles, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero, sourceLocation))
+        return createHotObservable(parseMarbles(marbles, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
 
     /// A cold observable drawn as marbles; the first character is the subscription time.
@@ -215,34 +214,43 @@ extension TestScheduler {
         values: [Character: Element],
         error: Swift.Error = MarbleError(),
         ticksPerFrame: Int = 10,
-        sourceLocation: SourceLocation = #_sourceLocation
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> TestableObservable<Element> {
-        createColdObservable(parseMarbles(marbles, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: 0, sourceLocation))
+        createColdObservable(parseMarbles(marbles, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: 0, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
 
     /// A hot observable of one-letter strings drawn as marbles.
-    public func createHotObservable(_ marbles: String, error: Swift.Error = MarbleError(), ticksPerFrame: Int = 10, sourceLocation: SourceLocation = #_sourceLocation) -> TestableObservable<String> {
-        createHotObservable(marbles, values: letterValues(marbles), error: error, ticksPerFrame: ticksPerFrame, sourceLocation: sourceLocation)
+    public func createHotObservable(_ marbles: String, error: Swift.Error = MarbleError(), ticksPerFrame: Int = 10, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) -> TestableObservable<String> {
+        createHotObservable(marbles, values: letterValues(marbles), error: error, ticksPerFrame: ticksPerFrame, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// A cold observable of one-letter strings drawn as marbles.
-    public func createColdObservable(_ marbles: String, error: Swift.Error = MarbleError(), ticksPerFrame: Int = 10, sourceLocation: SourceLocation = #_sourceLocation) -> TestableObservable<String> {
-        createColdObservable(marbles, values: letterValues(marbles), error: error, ticksPerFrame: ticksPerFrame, sourceLocation: sourceLocation)
+    public func createColdObservable(_ marbles: String, error: Swift.Error = MarbleError(), ticksPerFrame: Int = 10, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) -> TestableObservable<String> {
+        createColdObservable(marbles, values: letterValues(marbles), error: error, ticksPerFrame: ticksPerFrame, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     private func parseMarbles<Element>(_ marbles: String, values: [Character: Element], error: Swift.Error, ticksPerFrame: Int, zero: TestTime, _ sourceLocation: SourceLocation) -> [Recorded<Event<Element>>] {
         do {
             return try Marbles.events(marbles, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero)
         } catch {
-            Issue.record(error, sourceLocation: sourceLocation)
+            reportMarbleError(error, sourceLocation)
             return []
         }
     }
 }
 
+/// A diagram that cannot be read: a test issue in a test, a message on standard error elsewhere.
+func reportMarbleError(_ error: Swift.Error, _ sourceLocation: SourceLocation) {
+    if Test.current == nil {
+        FileHandle.standardError.write(Data("\(sourceLocation): \(error)\n".utf8))
+    }
+    Issue.record(error, sourceLocation: sourceLocation)
+}
+
+/// Each letter of a diagram standing for itself.
 func letterValues(_ marbles: String) -> [Character: String] {
     var values: [Character: String] = [:]
-    for char in marbles where !"-|#^() ".contains(char) { values[char] = String(char) }
+    for char in marbles where !"-|#^()".contains(char) && !char.isWhitespace { values[char] = String(char) }
     return values
 }
 
@@ -270,9 +278,9 @@ public func expectMarbles<Element: Equatable>(
     error: Swift.Error = MarbleError(),
     ticksPerFrame: Int = 10,
     zero: TestTime = TestScheduler.Defaults.subscribed,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) -> Bool {
-    expectMarbles(observer.events, expected, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero, sourceLocation: sourceLocation)
+    expectMarbles(observer.events, expected, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero, fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// `expectMarbles` for one-letter `String` elements.
@@ -283,11 +291,11 @@ public func expectMarbles(
     error: Swift.Error = MarbleError(),
     ticksPerFrame: Int = 10,
     zero: TestTime = TestScheduler.Defaults.subscribed,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) -> Bool {
     var values = letterValues(expected)
     for case .next(let element) in observer.events.map(\.value) where element.count == 1 { values[element.first!] = element }
-    return expectMarbles(observer.events, expected, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero, sourceLocation: sourceLocation)
+    return expectMarbles(observer.events, expected, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero, fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// `expectMarbles` for recorded events (a subscription's, a hot observable's…).
@@ -299,18 +307,18 @@ public func expectMarbles<Element: Equatable>(
     error: Swift.Error = MarbleError(),
     ticksPerFrame: Int = 10,
     zero: TestTime = TestScheduler.Defaults.subscribed,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) -> Bool {
     let wanted: [Recorded<Event<Element>>]
     do {
         wanted = try Marbles.events(expected, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero)
     } catch {
-        Issue.record(error, sourceLocation: sourceLocation)
+        Issue.record(error, sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         return false
     }
     guard let diff = Marbles.diff(expected: wanted, actual: actual, values: values, ticksPerFrame: ticksPerFrame, zero: zero) else {
         return true
     }
-    Issue.record(Comment(rawValue: "marbles differ:\n" + diff), sourceLocation: sourceLocation)
+    Issue.record(Comment(rawValue: "marbles differ:\n" + diff), sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     return false
 }

@@ -78,7 +78,7 @@ public class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConvert
         created: TestTime,
         subscribed: TestTime,
         disposed: TestTime,
-        _ create: @escaping () -> OutputSequence
+        create: @escaping () -> OutputSequence
     ) -> TestableObserver<Element> where OutputSequence.Element == Element {
         var source: Observable<Element>?
         var subscription: Disposable?
@@ -105,16 +105,16 @@ public class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConvert
     /// `start` with creation at 100 and subscription at 200.
     public func start<Element, OutputSequence: ObservableConvertibleType>(
         disposed: TestTime,
-        _ create: @escaping () -> OutputSequence
+        create: @escaping () -> OutputSequence
     ) -> TestableObserver<Element> where OutputSequence.Element == Element {
-        start(created: Defaults.created, subscribed: Defaults.subscribed, disposed: disposed, create)
+        start(created: Defaults.created, subscribed: Defaults.subscribed, disposed: disposed, create: create)
     }
 
     /// `start` with creation at 100, subscription at 200 and disposal at 1000.
     public func start<Element, OutputSequence: ObservableConvertibleType>(
         _ create: @escaping () -> OutputSequence
     ) -> TestableObserver<Element> where OutputSequence.Element == Element {
-        start(created: Defaults.created, subscribed: Defaults.subscribed, disposed: Defaults.disposed, create)
+        start(created: Defaults.created, subscribed: Defaults.subscribed, disposed: Defaults.disposed, create: create)
     }
 }
 

@@ -7,7 +7,7 @@ private final class Keeper: @unchecked Sendable {
     var objects: [Any] = []
 }
 
-@Suite(.serialized)
+@Suite(.serialized, .noLeaks)
 struct LeakCheckTests {
     @Test func passesWhenEverythingIsReleased() {
         let grown = assertNoLeaks {
@@ -32,6 +32,8 @@ struct LeakCheckTests {
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("leaked:") && $0.rawValue.contains("+1 MapSink") }
         }
+        // Dropping the references is not enough: the subscription lives until disposed.
+        keeper.objects.compactMap { $0 as? Disposable }.forEach { $0.dispose() }
         keeper.objects.removeAll()
     }
 

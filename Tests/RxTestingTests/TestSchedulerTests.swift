@@ -9,37 +9,173 @@ struct TestError: Error, Equatable, CustomStringConvertible {
     var description: String { "TestError(\(name))" }
 }
 
-@Suite(.serialized)
+@Suite(.serialized, .noLeaks)
 struct TestSchedulerTests {
     @Test func hotObservableDeliversAtAbsoluteTimesInsideTheWindow() {
-        let before = Resources.total
-        do {
-            let scheduler = TestScheduler(initialClock: 0)
-            let xs = scheduler.createHotObservable([
-                .next(150, 1), .next(210, 2), .next(220, 3), .completed(300),
-            ])
-            let res = scheduler.start { xs.map { $0 * 10 } }
-            #expect(res.events == [.next(210, 20), .next(220, 30), .completed(300)])
-            #expect(xs.subscriptions == [Subscription(200, 300)])
-        }
-        #expect(Resources.total == before)
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([
+            .next(150, 1), .next(210, 2), .next(220, 3), .completed(300), .next(310, 4),
+        ])
+        let res = scheduler.start { xs.map { $0 * 10 } }
+        #expect(res.events == [.next(210, 20), .next(220, 30), .completed(300)])
+        #expect(xs.subscriptions == [Subscription(200, 300)])
+    }
+
+    @Test func hotObservableDisposedEarlyRecordsTheUnsubscription() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(260, 2)])
+        let res = scheduler.start(disposed: 250) { xs }
+        #expect(res.events == [.next(210, 1)])
+        #expect(xs.subscriptions == [Subscription(200, 250)])
     }
 
     @Test func coldObservableTimesAreOffsetsFromSubscription() {
-        let before = Resources.total
-        do {
-            let scheduler = TestScheduler(initialClock: 0)
-            let xs = scheduler.createColdObservable([.next(10, "a"), .error(20, TestError())])
-            let res = scheduler.start { xs.map { $0 } }
-            #expect(res.events == [.next(210, "a"), .error(220, TestError())])
-            // The sink disposes its upstream on the error.
-            #expect(xs.subscriptions == [Subscription(200, 220)])
-            // Subscribed directly, nothing disposes early: the window closes at 1000.
-            let direct = scheduler.createColdObservable([.next(10, "b"), .completed(20)])
-            let res2 = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { direct }
-            #expect(res2.events == [.next(1210, "b"), .completed(1220)])
-            #expect(direct.subscriptions == [Subscription(1200, 2000)])
-        }
-        #expect(Resources.total == before)
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(10, "a"), .error(20, TestError())])
+        let res = scheduler.start { xs.map { $0 } }
+        #expect(res.events == [.next(210, "a"), .error(220, TestError())])
+        // The sink disposes its upstream on the error.
+        #expect(xs.subscriptions == [Subscription(200, 220)])
+        // Subscribed directly, nothing disposes early: the window closes at disposal.
+        let direct = scheduler.createColdObservable([.next(10, "b"), .completed(20)])
+        let res2 = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { direct }
+        #expect(res2.events == [.next(1210, "b"), .completed(1220)])
+        #expect(direct.subscriptions == [Subscription(1200, 2000)])
     }
+
+    @Test func hotIsSharedColdStartsOverPerSubscriber() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let hot = scheduler.createHotObservable([.next(210, 1), .next(240, 2)])
+        let cold = scheduler.createColdObservable([.next(10, 1), .next(40, 2)])
+        let hotLate = scheduler.createObserver(Int.self)
+        let coldLate = scheduler.createObserver(Int.self)
+        let bag = DisposeBag()
+        scheduler.scheduleAt(220) {
+            hot.subscribe(hotLate).disposed(by: bag)
+            cold.subscribe(coldLate).disposed(by: bag)
+        }
+        scheduler.start()
+        #expect(hotLate.events == [.next(240, 2)])
+        #expect(coldLate.events == [.next(230, 1), .next(260, 2)])
+        #expect(hot.subscriptions == [Subscription(220)])
+        #expect(cold.subscriptions == [Subscription(220)])
+    }
+
+    @Test func startUsesTheDefaultTimes() {
+        let scheduler = TestScheduler(initialClock: 0)
+        var createdAt: TestTime?
+        let xs = scheduler.createHotObservable([Recorded<Event<Int>>]())
+        let res = scheduler.start { () -> Observable<Int> in
+            createdAt = scheduler.clock
+            return xs.asObservable()
+        }
+        #expect(createdAt == TestScheduler.Defaults.created)
+        #expect(res.events.isEmpty)
+        #expect(xs.subscriptions == [Subscription(TestScheduler.Defaults.subscribed, TestScheduler.Defaults.disposed)])
+        #expect(scheduler.clock == 1000)
+    }
+
+    @Test func simulatedProcessingDelayMovesWorkDueNowOneTick() {
+        let delayed = TestScheduler(initialClock: 0)
+        let immediate = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+        #expect(delayed.start { Observable.just(1, scheduler: delayed) }.events == [.next(201, 1), .completed(202)])
+        #expect(immediate.start { Observable.just(1, scheduler: immediate) }.events == [.next(200, 1), .completed(200)])
+    }
+
+    @Test func scheduleAtInThePastRunsNext() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let times = Collected<TestTime>()
+        scheduler.scheduleAt(50) {
+            scheduler.scheduleAt(10) { times.append(scheduler.clock) }
+            times.append(scheduler.clock)
+        }
+        scheduler.start()
+        #expect(times.all == [50, 51])
+    }
+
+    @Test func clockAndNowFollowTheResolution() {
+        let scheduler = TestScheduler(initialClock: 20, resolution: 0.5)
+        #expect(scheduler.clock == 20)
+        #expect(scheduler.now == Date(timeIntervalSince1970: 10))
+        var ranAt: TestTime?
+        _ = scheduler.scheduleRelative((), dueTime: .seconds(3)) { _ in ranAt = scheduler.clock; return Disposables.create() }
+        _ = scheduler.scheduleRelative((), dueTime: .milliseconds(500)) { _ in Disposables.create() }
+        scheduler.start()
+        #expect(ranAt == 26, "3 s at 0.5 s per tick is 6 ticks")
+    }
+
+    @Test func observerRecordsEventsAfterTheStopEventToo() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let observer = scheduler.createObserver(Int.self)
+        scheduler.scheduleAt(10) { observer.onCompleted() }
+        scheduler.scheduleAt(20) { observer.onNext(1) }
+        scheduler.start()
+        #expect(observer.events == [.completed(10), .next(20, 1)])
+    }
+
+    @Test func descriptions() {
+        #expect(Subscription(200, 300).debugDescription == "(200 : 300)")
+        #expect(Subscription(200).debugDescription == "(200 : Infinity)")
+        #expect(Recorded<Event<Int>>.next(210, 2).debugDescription == "next(2) @ 210")
+        #expect(Recorded.events(.next(1, "a"), .completed(2)) == [.next(1, "a"), .completed(2)])
+    }
+
+    @Test func recordedEqualityIncludesTheTime() {
+        #expect(Recorded<Event<Int>>.next(210, 2) != .next(211, 2))
+        #expect(Recorded<Event<Int>>.error(210, TestError()) == .error(210, TestError()))
+        #expect(Recorded<Event<Int>>.error(210, TestError("a")) != .error(210, TestError("b")))
+        #expect(errorsEqual(NSError(domain: "d", code: 1), NSError(domain: "d", code: 1)))
+        #expect(!errorsEqual(NSError(domain: "d", code: 1), NSError(domain: "d", code: 2)))
+    }
+
+    @Test(.enabled(if: tracingCompiledIn, "tracing is compiled out (RX_NO_TRACE)"))
+    func testObjectsAreTraceNodes() {
+        let recorder = KindRecorder()
+        Tracing.tracer = recorder
+        defer { Tracing.tracer = nil }
+        let scheduler = TestScheduler(initialClock: 0)
+        let hot = scheduler.createHotObservable([Recorded<Event<Int>>]())
+        let cold = scheduler.createColdObservable([Recorded<Event<Int>>]())
+        let observer = scheduler.createObserver(Int.self)
+        #expect(hot.traceID != 0 && cold.traceID != 0 && observer.traceID != 0)
+        let kinds = recorder.kinds
+        #expect(kinds[hot.traceID] == "observable HotObservable")
+        #expect(kinds[cold.traceID] == "observable ColdObservable")
+        #expect(kinds[observer.traceID] == "observer TestableObserver")
+    }
+}
+
+/// False when RxCore was built with `RX_NO_TRACE` (tracing compiled out).
+let tracingCompiledIn: Bool = {
+    Tracing.tracer = KindRecorder()
+    defer { Tracing.tracer = nil }
+    return Tracing.isOn
+}()
+
+/// A tracer that remembers the kind and type of each node.
+final class KindRecorder: RxTracer, @unchecked Sendable {
+    private let lock = NSLock()
+    private var table: [UInt64: String] = [:]
+    private var next: UInt64 = 0
+    var kinds: [UInt64: String] { lock.lock(); defer { lock.unlock() }; return table }
+    func node(kind: TraceNodeKind, type: String, callSite: CallSite?) -> UInt64 {
+        lock.lock(); defer { lock.unlock() }
+        next += 1
+        table[next] = "\(kind.rawValue) \(type)"
+        return next
+    }
+    func edge(from: UInt64, to: UInt64, relation: TraceRelation) {}
+    func step(_ call: TraceCall, from: UInt64, to: UInt64, detail: String?) {}
+    func event(node: UInt64, kind: TraceEventKind, value: String?) {}
+    func disposed(_ node: UInt64) {}
+    func deinitialized(_ node: UInt64) {}
+    func anomaly(node: UInt64, _ kind: TraceAnomaly, detail: String) {}
+}
+
+/// A thread-safe list.
+final class Collected<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [T] = []
+    func append(_ item: T) { lock.lock(); items.append(item); lock.unlock() }
+    var all: [T] { lock.lock(); defer { lock.unlock() }; return items }
 }

@@ -75,11 +75,22 @@ extension Event {
     /// What a trace records of this event: the element's description, or the error's.
     public var traceValue: String? {
         switch self {
-        case .next(let value): return String(describing: value)
+        case .next(let value): return traceDescription(value)
         case .error(let error): return String(describing: error)
         case .completed: return nil
         }
     }
+}
+
+/// `String(describing:)`, with the common element types described without the runtime's
+/// conformance lookups (a metadata comparison instead): tracing describes every element.
+@inline(__always)
+func traceDescription<Value>(_ value: Value) -> String {
+    if Value.self == Int.self { return String(unsafeBitCast(value, to: Int.self)) }
+    if Value.self == String.self { return unsafeBitCast(value, to: String.self) }
+    if Value.self == Double.self { return unsafeBitCast(value, to: Double.self).description }
+    if Value.self == Bool.self { return unsafeBitCast(value, to: Bool.self) ? "true" : "false" }
+    return String(describing: value)
 }
 
 /// Something that can be turned into an `Event` (used by `dematerialize`).

@@ -13,13 +13,10 @@ open class Producer<Element>: Observable<Element> {
     }
 
     open override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        if Tracing.isOn {
-            traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
-        }
+        if Tracing.isOn { return tracedSubscribe(observer) }
         if !CurrentThreadScheduler.isScheduleRequired {
             return subscribeNow(observer)
         } else {
-            traceStep(.schedule, from: traceID, to: 0, "CurrentThreadScheduler")
             return CurrentThreadScheduler.instance.schedule(()) { _ in
                 self.subscribeNow(observer)
             }
@@ -30,12 +27,55 @@ open class Producer<Element>: Observable<Element> {
     private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         // The returned disposable needs to release all references once it was disposed.
         let disposer = SinkDisposer(callSite: callSite)
-        if Tracing.isOn {
-            RunContext.push(producer: traceID, callSite: callSite)
-            traceStep(.run, from: traceID, to: traceID, "cancel: SinkDisposer")
-        }
         let sinkAndSubscription = run(observer, cancel: disposer)
-        if Tracing.isOn { RunContext.pop() }
+        disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+        return disposer
+    }
+
+    /// `subscribe` while tracing: the same flow, with the steps `subscribe` and `schedule`.
+    ///
+    /// The nodes of a subscription (its disposers and sinks, upstream too) carry the call site
+    /// of the `subscribe` that started it: the enclosing run's, else the observer's, else this
+    /// operator's own.
+    @inline(never)
+    private func tracedSubscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        let observerID = traceNodeID(of: observer)
+        var site: CallSite? = nil
+        if let tracer = Tracing.active {
+            site = RunContext.site(tracer) ?? (observerID != 0 ? tracer.callSite(of: observerID) : nil)
+        }
+        site = site ?? callSite
+        if traceID != 0 {
+            traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
+        }
+        if !CurrentThreadScheduler.isScheduleRequired {
+            return tracedSubscribeNow(observer, site: site)
+        }
+        if traceID != 0 { traceStep(.schedule, from: traceID, to: 0, "CurrentThreadScheduler") }
+        return CurrentThreadScheduler.instance.schedule(()) { _ in
+            self.tracedSubscribeNow(observer, site: site)
+        }
+    }
+
+    /// `subscribeNow` while tracing: the steps `init` (of the disposer), `run` and
+    /// `setSinkAndSubscription`, and the run context that gives the sink its `run` edge.
+    @inline(never)
+    private func tracedSubscribeNow<Observer: ObserverType>(_ observer: Observer, site: CallSite?) -> Disposable where Observer.Element == Element {
+        let disposer = SinkDisposer(callSite: site)
+        let traced = traceID != 0
+        if traced {
+            let observerID = traceNodeID(of: observer)
+            traceStep(.`init`, from: traceID, to: disposer.traceID, "SinkDisposer")
+            traceStep(.run, from: traceID, to: traceID, "run(observer: \(Tracing.displayID(observerID)), cancel: \(Tracing.displayID(disposer.traceID)))")
+        }
+        RunContext.push(producer: traceID, callSite: site)
+        let sinkAndSubscription = run(observer, cancel: disposer)
+        RunContext.pop()
+        if traced {
+            let sinkID = traceNodeID(of: sinkAndSubscription.sink)
+            let subscriptionID = traceNodeID(of: sinkAndSubscription.subscription)
+            traceStep(.setSinkAndSubscription, from: traceID, to: disposer.traceID, "sink: \(Tracing.displayID(sinkID)), subscription: \(Tracing.displayID(subscriptionID))")
+        }
         disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
         return disposer
     }
@@ -46,24 +86,41 @@ open class Producer<Element>: Observable<Element> {
     }
 }
 
-/// While a producer runs, which producer it is: sinks born inside `run` take its call site and
-/// get their `run` edge from it. Touched only when tracing is on.
+/// While a producer runs, which producer it is and the call site of the subscription: sinks
+/// born inside `run` take that call site and get their `run` edge from the producer. While a
+/// traced sink forwards an event, a frame naming the sink (`via`), so that nodes born while the
+/// event is handled (the inner subscriptions of `flatMap` & co.) take the sink's call site.
+/// Touched only when tracing is on.
 enum RunContext {
+    struct Frame {
+        var producer: UInt64
+        var callSite: CallSite?
+        var via: UInt64
+    }
+
     private final class Stack {
-        var frames: [(producer: UInt64, callSite: CallSite?)] = []
+        // Only ever touched by its own thread.
+        @exclusivity(unchecked) var frames: [Frame] = []
     }
 
     private static let stack = ThreadLocal<Stack> { Stack() }
 
-    static func push(producer: UInt64, callSite: CallSite?) {
-        stack.value.frames.append((producer, callSite))
+    static func push(producer: UInt64, callSite: CallSite?, via: UInt64 = 0) {
+        stack.value.frames.append(Frame(producer: producer, callSite: callSite, via: via))
     }
 
     static func pop() {
         _ = stack.value.frames.popLast()
     }
 
-    static var current: (producer: UInt64, callSite: CallSite?)? {
-        stack.value.frames.last
+    static var current: Frame? {
+        stack.existing?.frames.last
+    }
+
+    /// The call site of the subscription being made or served on this thread, if any.
+    static func site(_ tracer: any RxTracer) -> CallSite? {
+        guard let frame = current else { return nil }
+        if let site = frame.callSite { return site }
+        return frame.via != 0 ? tracer.callSite(of: frame.via) : nil
     }
 }

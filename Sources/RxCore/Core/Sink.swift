@@ -12,6 +12,11 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     /// Trace node id (0 when not traced).
     public let traceID: UInt64
     private let observerTraceID: UInt64
+    /// True when the observer records the events it receives itself.
+    private let observerRecordsEvents: Bool
+    /// The thread inside `forwardOn` (0: none). Used only by traced sinks, to see concurrent
+    /// and re-entrant `on` calls into the observer.
+    private let forwarding = Atomic<UInt>(0)
 
     public init(observer: Observer, cancel: Cancelable, counter: ResourceCounter? = nil) {
         let counter = counter ?? ResourceCounter.named("Sink")
@@ -20,11 +25,12 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
         self.resourceCounter = counter
         if Tracing.isOn {
             let context = RunContext.current
-            let id = rxBirth(counter, .sink, context?.callSite)
+            let id = rxBirth(counter, .sink, nil)
             let downstream = traceNodeID(of: observer)
             self.traceID = id
             self.observerTraceID = downstream
-            if let producer = context?.producer {
+            self.observerRecordsEvents = traceRecordsOwnEvents(observer)
+            if let producer = context?.producer, producer != 0 {
                 traceStep(.`init`, from: producer, to: id)
                 traceEdge(producer, id, .run)
             }
@@ -33,6 +39,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
             counter.increment()
             self.traceID = 0
             self.observerTraceID = 0
+            self.observerRecordsEvents = false
         }
     }
 
@@ -42,7 +49,12 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     @inline(__always)
     public final func forwardOn(_ event: Event<Observer.Element>) {
         if disposed.load(ordering: .relaxed) { return }
-        if traceID != 0 { traceForward(event) }
+        #if !RX_NO_TRACE
+        if traceID != 0 {
+            tracedForwardOn(event)
+            return
+        }
+        #endif
         observer.on(event)
     }
 
@@ -50,7 +62,10 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     @inline(__always)
     public final func forwardNext(_ element: Observer.Element) {
         if disposed.load(ordering: .relaxed) { return }
-        if traceID != 0 { traceForwardNext(element) }
+        if traceID != 0 {
+            tracedForwardNext(element)
+            return
+        }
         observer.onNext(element)
     }
 
@@ -63,17 +78,33 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     }
 
     @inline(never)
-    private func traceForwardNext(_ element: Observer.Element) {
-        traceForward(.next(element))
+    private func tracedForwardNext(_ element: Observer.Element) {
+        tracedForwardOn(.next(element))
     }
 
+    /// `forwardOn` of a sink born while tracing: records the step and the event, and notes
+    /// concurrent or re-entrant calls into the observer.
     @inline(never)
-    private func traceForward(_ event: Event<Observer.Element>) {
-        guard let tracer = Tracing.active else { return }
-        tracer.step(.forwardOn, from: traceID, to: observerTraceID, detail: event.debugDescription)
-        if observerTraceID != 0 {
-            tracer.event(node: observerTraceID, kind: event.traceKind, value: event.traceValue)
+    private func tracedForwardOn(_ event: Event<Observer.Element>) {
+        guard let tracer = Tracing.active else {
+            observer.on(event)
+            return
         }
+        tracer.forwarded(from: traceID, to: observerTraceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: !observerRecordsEvents)
+        let me = TraceThreads.currentKey
+        let (entered, inside) = forwarding.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing)
+        if !entered {
+            let node = observerTraceID != 0 ? observerTraceID : traceID
+            if inside == me {
+                tracer.anomaly(node: node, .reentrantOn, detail: "\(event.debugDescription) sent while delivering an earlier event (from sink \(Tracing.displayID(traceID)))")
+            } else {
+                tracer.anomaly(node: node, .concurrentOn, detail: "\(event.debugDescription) sent from another thread while one was delivering (from sink \(Tracing.displayID(traceID)))")
+            }
+        }
+        RunContext.push(producer: 0, callSite: nil, via: observerTraceID != 0 ? observerTraceID : traceID)
+        observer.on(event)
+        RunContext.pop()
+        if entered { forwarding.store(0, ordering: .releasing) }
     }
 
     /// Whether `dispose()` was called.
@@ -93,9 +124,12 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
 }
 
 /// Forwards events into a sink's `forwardOn`: dispose on stop events.
-public struct SinkForwarder<Observer: ObserverType>: ObserverType {
+public struct SinkForwarder<Observer: ObserverType>: ObserverType, TraceStandIn {
     public typealias Element = Observer.Element
     private let forward: Sink<Observer>
+
+    var traceTargetID: UInt64 { forward.traceID }
+    var traceTargetRecordsOwnEvents: Bool { false }
 
     init(forward: Sink<Observer>) { self.forward = forward }
 

@@ -29,7 +29,6 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
         self.sink = sink
         self.subscription = subscription
         if traceID != 0 {
-            traceStep(.setSinkAndSubscription, from: traceID, to: traceID)
             traceEdge(traceID, traceNodeID(of: sink), .owns)
             traceEdge(traceID, traceNodeID(of: subscription), .owns)
         }
@@ -52,9 +51,9 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
             guard let sink = self.sink, let subscription = self.subscription else {
                 preconditionFailure("SinkDisposer: sink and subscription not set")
             }
-            traceStep(.dispose, from: traceID, to: traceNodeID(of: sink))
+            traceDisposeStep(traceID, sink)
             sink.dispose()
-            traceStep(.dispose, from: traceID, to: traceNodeID(of: subscription))
+            traceDisposeStep(traceID, subscription)
             subscription.dispose()
             self.sink = nil
             self.subscription = nil

@@ -5,8 +5,22 @@
 @inline(__always)
 func rxBirth(_ counter: ResourceCounter, _ kind: TraceNodeKind, _ callSite: CallSite?) -> UInt64 {
     counter.increment()
+    #if !RX_NO_TRACE
+    _ = TraceAutostart.once // `RXTRACE=…`: read once, at the first object (a `swift_once` check after)
+    #endif
     guard let tracer = Tracing.active else { return 0 }
-    return tracer.node(kind: kind, type: counter.name, callSite: callSite)
+    return tracedBirth(tracer, counter, kind, callSite)
+}
+
+/// A node without a call site of its own, born inside a subscription (`run`, or an event a
+/// traced sink is forwarding), takes the subscription's call site.
+@inline(never)
+func tracedBirth(_ tracer: any RxTracer, _ counter: ResourceCounter, _ kind: TraceNodeKind, _ callSite: CallSite?) -> UInt64 {
+    var site = callSite
+    if site == nil, kind != .producer, kind != .observable, kind != .subject {
+        site = RunContext.site(tracer)
+    }
+    return tracer.node(kind: kind, type: counter.name, callSite: site)
 }
 
 @inline(__always)
@@ -20,6 +34,15 @@ func rxDeath(_ counter: ResourceCounter, _ id: UInt64) {
 @inline(__always)
 func traceStep(_ call: TraceCall, from caller: @autoclosure () -> UInt64, to callee: @autoclosure () -> UInt64, _ detail: @autoclosure () -> String? = nil) {
     if let tracer = Tracing.active { tracer.step(call, from: caller(), to: callee(), detail: detail()) }
+}
+
+/// Records `dispose` from `owner` to `member` when tracing and `member` is a node.
+@inline(__always)
+func traceDisposeStep(_ owner: UInt64, _ member: Any) {
+    if owner != 0, let tracer = Tracing.active {
+        let id = traceNodeID(of: member)
+        if id != 0 { tracer.step(.dispose, from: owner, to: id, detail: nil) }
+    }
 }
 
 @inline(__always)

@@ -48,11 +48,11 @@ public final class CompositeDisposable: DisposeBase, Cancelable {
             state.order.append(key)
             return key
         }
+        traceEdge(traceID, traceNodeID(of: disposable), .owns)
         guard let key else {
             disposable.dispose()
             return nil
         }
-        traceEdge(traceID, traceNodeID(of: disposable), .owns)
         return DisposeKey(value: key)
     }
 
@@ -84,7 +84,7 @@ public final class CompositeDisposable: DisposeBase, Cancelable {
         guard let members else { return }
         traceDisposed(traceID)
         for member in members {
-            traceStep(.dispose, from: traceID, to: traceNodeID(of: member))
+            traceDisposeStep(traceID, member)
             member.dispose()
         }
     }

@@ -17,14 +17,22 @@ final class TracedNopDisposable: DisposeBase, Disposable {
 
 extension Disposables {
     /// A disposable that does nothing on dispose.
+    ///
+    /// While tracing, one made in user code is a node of its own (001's handler returns one);
+    /// the core's own `Disposables.create()` calls stay the shared no-op.
     public static func create(file: StaticString = #fileID, line: UInt = #line) -> Disposable {
-        if Tracing.isOn { return TracedNopDisposable(callSite: CallSite(file, line)) }
+        if Tracing.isOn, !isCoreFile(file) { return TracedNopDisposable(callSite: CallSite(file, line)) }
         return NopDisposable.noOp
+    }
+
+    private static func isCoreFile(_ file: StaticString) -> Bool {
+        file.withUTF8Buffer { buffer in buffer.starts(with: "RxCore/".utf8) }
     }
 
     /// A disposable that runs `dispose` once, on the first `dispose()`.
     public static func create(with dispose: @escaping () -> Void, file: StaticString = #fileID, line: UInt = #line) -> Cancelable {
-        AnonymousDisposable(dispose, callSite: CallSite(file, line))
+        // Made inside the core, it takes the call site of the subscription it serves.
+        AnonymousDisposable(dispose, callSite: isCoreFile(file) ? nil : CallSite(file, line))
     }
 
     /// Disposes both.
@@ -76,9 +84,9 @@ final class AnonymousDisposable: DisposeBase, Cancelable {
 final class BinaryDisposable: DisposeBase, Cancelable {
     private let disposables: Mutex<(Disposable, Disposable)?>
 
-    init(_ disposable1: Disposable, _ disposable2: Disposable) {
+    init(_ disposable1: Disposable, _ disposable2: Disposable, callSite: CallSite? = nil) {
         disposables = Mutex((disposable1, disposable2))
-        super.init(counter: .binaryDisposable)
+        super.init(counter: .binaryDisposable, callSite: callSite)
         if traceID != 0 {
             traceEdge(traceID, traceNodeID(of: disposable1), .owns)
             traceEdge(traceID, traceNodeID(of: disposable2), .owns)
@@ -93,9 +101,9 @@ final class BinaryDisposable: DisposeBase, Cancelable {
             return state
         }) else { return }
         traceDisposed(traceID)
-        traceStep(.dispose, from: traceID, to: traceNodeID(of: pair.0))
+        traceDisposeStep(traceID, pair.0)
         pair.0.dispose()
-        traceStep(.dispose, from: traceID, to: traceNodeID(of: pair.1))
+        traceDisposeStep(traceID, pair.1)
         pair.1.dispose()
     }
 }

@@ -37,7 +37,8 @@ public final class DisposeBag: DisposeBase {
             state.disposables.append(disposable)
             return false
         }
-        if disposeNow { disposable.dispose() } else { traceEdge(traceID, traceNodeID(of: disposable), .owns) }
+        traceEdge(traceID, traceNodeID(of: disposable), .owns)
+        if disposeNow { disposable.dispose() }
     }
 
     /// Adds several disposables.
@@ -55,7 +56,7 @@ public final class DisposeBag: DisposeBase {
         }
         if !all.isEmpty { traceDisposed(traceID) }
         for disposable in all {
-            traceStep(.dispose, from: traceID, to: traceNodeID(of: disposable))
+            traceDisposeStep(traceID, disposable)
             disposable.dispose()
         }
     }

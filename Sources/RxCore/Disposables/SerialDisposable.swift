@@ -68,7 +68,8 @@ public final class SingleAssignmentDisposable: DisposeBase, Cancelable {
             state.current = disposable
             return false
         }
-        if disposeNow { disposable.dispose() } else { traceEdge(traceID, traceNodeID(of: disposable), .owns) }
+        traceEdge(traceID, traceNodeID(of: disposable), .owns)
+        if disposeNow { disposable.dispose() }
     }
 
     public func dispose() {

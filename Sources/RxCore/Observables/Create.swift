@@ -35,7 +35,7 @@ final class AnonymousObservable<Element>: Producer<Element> {
 
 /// The sink of `create` (step8 of 001): the `AnyObserver` handed to the handler points here;
 /// it forwards events downstream and stops after the first stop event.
-final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, ObserverType, TraceSelfRecording {
     typealias Element = Observer.Element
     typealias Parent = AnonymousObservable<Element>
 
@@ -52,7 +52,9 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     }
 
     func on(_ event: Event<Element>) {
+        #if !RX_NO_TRACE
         if traceID != 0 { traceOn(event) }
+        #endif
         switch event {
         case .next:
             if isStopped.load(ordering: .relaxed) { return }
@@ -71,8 +73,7 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     @inline(never)
     private func traceOn(_ event: Event<Element>) {
         guard let tracer = Tracing.active else { return }
-        tracer.step(.on, from: 0, to: traceID, detail: event.debugDescription)
-        tracer.event(node: traceID, kind: event.traceKind, value: event.traceValue)
+        tracer.received(.on, node: traceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: true)
     }
 
     func run(_ parent: Parent) -> Disposable {

@@ -70,10 +70,10 @@ final class ObservableSequence<Source: Swift.Sequence>: Producer<Source.Element>
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink: SteppingSink<Observer>
         if let array = elements as? [Element] {
-            sink = ArraySteppingSink(array, scheduler: scheduler, observer: observer, cancel: cancel)
+            sink = ObservableSequenceSink(array, scheduler: scheduler, observer: observer, cancel: cancel)
         } else {
             var iterator = elements.makeIterator()
-            sink = ClosureSteppingSink(next: { iterator.next() }, scheduler: scheduler, observer: observer, cancel: cancel)
+            sink = ClosureSteppingSink(next: { iterator.next() }, scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.named("ObservableSequenceSink"))
         }
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -93,7 +93,7 @@ final class RangeProducer<Element: RxAbstractInteger>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = RangeSteppingSink(start: start, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
+        let sink = RangeSink(start: start, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
     }
@@ -121,7 +121,7 @@ final class Generate<Element>: Producer<Element> {
             if started { state = try iterate(state) }
             started = true
             return try condition(state) ? state : nil
-        }, scheduler: scheduler, observer: observer, cancel: cancel)
+        }, scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.named("GenerateSink"))
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
     }
@@ -176,7 +176,7 @@ final class NopTrampolineItem: TrampolineItem {
 }
 
 /// Steps through an array by index.
-final class ArraySteppingSink<Observer: ObserverType>: SteppingSink<Observer> {
+final class ObservableSequenceSink<Observer: ObserverType>: SteppingSink<Observer> {
     private let elements: [Element]
     @exclusivity(unchecked) private var index = 0
 
@@ -198,7 +198,7 @@ final class ArraySteppingSink<Observer: ObserverType>: SteppingSink<Observer> {
 }
 
 /// Counts through an integer range.
-final class RangeSteppingSink<Observer: ObserverType>: SteppingSink<Observer> where Observer.Element: RxAbstractInteger {
+final class RangeSink<Observer: ObserverType>: SteppingSink<Observer> where Observer.Element: RxAbstractInteger {
     // Generic integer arithmetic goes through witness tables, so count down in `Int` and add
     // a stored `one` rather than making literals of `Element` at each step.
     @exclusivity(unchecked) private var next: Element
@@ -228,9 +228,10 @@ final class RangeSteppingSink<Observer: ObserverType>: SteppingSink<Observer> wh
 final class ClosureSteppingSink<Observer: ObserverType>: SteppingSink<Observer> {
     private let next: () throws -> Element?
 
-    init(next: @escaping () throws -> Element?, scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
+    /// `counter` names what it stands for in traces: `ObservableSequenceSink`, `GenerateSink`.
+    init(next: @escaping () throws -> Element?, scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable, counter: ResourceCounter) {
         self.next = next
-        super.init(scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.named("ObservableSequenceSink"))
+        super.init(scheduler: scheduler, observer: observer, cancel: cancel, counter: counter)
     }
 
     override func step() -> Bool {

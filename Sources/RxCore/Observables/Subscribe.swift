@@ -23,7 +23,8 @@ extension ObservableType {
         if let onDisposed {
             disposable = Disposables.create(with: onDisposed, file: file, line: line)
         } else {
-            disposable = Disposables.create(file: file, line: line)
+            // Nothing to run on dispose: not a node of its own (001's trace has none here).
+            disposable = NopDisposable.noOp
         }
 
         let callStack = Hooks.recordCallStackOnError ? Hooks.customCaptureSubscriptionCallstack() : []
@@ -44,7 +45,7 @@ extension ObservableType {
                 disposable.dispose()
             }
         }, next: { onNext?($0) }, callSite: CallSite(file, line))
-        return Disposables.create(asObservable().subscribe(observer), disposable)
+        return BinaryDisposable(asObservable().subscribe(observer), disposable, callSite: CallSite(file, line))
     }
 
     /// Like `subscribe(onNext:…)`, passing `object` (held weakly) to each closure; events after

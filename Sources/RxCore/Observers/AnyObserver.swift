@@ -1,25 +1,37 @@
 /// A type-erased observer: forwards every event to a closure or to another observer.
-public struct AnyObserver<Element>: ObserverType {
+public struct AnyObserver<Element>: ObserverType, TraceStandIn {
     public typealias EventHandler = (Event<Element>) -> Void
 
     private let observer: EventHandler
     private let next: (Element) -> Void
     /// The trace node of the observer it stands for (0 when none).
     let targetTraceID: UInt64
+    /// Whether that observer records its own events.
+    let targetRecordsEvents: Bool
 
     /// An observer that calls `eventHandler`.
     public init(eventHandler: @escaping EventHandler) {
         self.observer = eventHandler
         self.next = { eventHandler(.next($0)) }
         self.targetTraceID = 0
+        self.targetRecordsEvents = false
     }
 
     /// An observer that forwards to `observer`.
     public init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
         self.observer = observer.on
         self.next = observer.onNext
-        self.targetTraceID = Tracing.isOn ? traceNodeID(of: observer) : 0
+        if Tracing.isOn {
+            self.targetTraceID = traceNodeID(of: observer)
+            self.targetRecordsEvents = traceRecordsOwnEvents(observer)
+        } else {
+            self.targetTraceID = 0
+            self.targetRecordsEvents = false
+        }
     }
+
+    var traceTargetID: UInt64 { targetTraceID }
+    var traceTargetRecordsOwnEvents: Bool { targetRecordsEvents }
 
     public func on(_ event: Event<Element>) {
         observer(event)

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Base of terminal observers: lets events through until the first stop event, then nothing
 /// (the "stopped" flag of 001's step9).
-open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable {
+open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, TraceSelfRecording {
     private let isStopped = Atomic<Bool>(false)
     let resourceCounter: ResourceCounter
     /// Trace node id (0 when not traced).
@@ -21,17 +21,21 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable {
         switch event {
         case .next:
             if !isStopped.load(ordering: .relaxed) {
-                traceOnCore(event)
+                #if !RX_NO_TRACE
+                if traceID != 0 { traceOn(event) }
+                #endif
                 onCore(event)
-            } else if traceID != 0, let tracer = Tracing.active {
-                tracer.anomaly(node: traceID, .eventAfterTermination, detail: event.debugDescription)
+            } else if traceID != 0 {
+                traceLate(event)
             }
         case .error, .completed:
             if !isStopped.exchange(true, ordering: .acquiringAndReleasing) {
-                traceOnCore(event)
+                #if !RX_NO_TRACE
+                if traceID != 0 { traceOn(event) }
+                #endif
                 onCore(event)
-            } else if traceID != 0, let tracer = Tracing.active {
-                tracer.anomaly(node: traceID, .eventAfterTermination, detail: event.debugDescription)
+            } else if traceID != 0 {
+                traceLate(event)
             }
         }
     }
@@ -39,21 +43,17 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable {
     /// `on(.next(element))` without building the `Event` unless a subclass needs one.
     public final func onNext(_ element: Element) {
         if !isStopped.load(ordering: .relaxed) {
-            if traceID != 0 { traceNext(element, stopped: false) }
+            if traceID != 0 { traceNext(element, late: false) }
             onNextCore(element)
         } else if traceID != 0 {
-            traceNext(element, stopped: true)
+            traceNext(element, late: true)
         }
     }
 
     @inline(never)
-    private func traceNext(_ element: Element, stopped: Bool) {
+    private func traceNext(_ element: Element, late: Bool) {
         let event = Event<Element>.next(element)
-        if !stopped {
-            traceOnCore(event)
-        } else if let tracer = Tracing.active {
-            tracer.anomaly(node: traceID, .eventAfterTermination, detail: event.debugDescription)
-        }
+        if late { traceLate(event) } else { traceOn(event) }
     }
 
     /// Handles an element that passed the stopped check; defaults to `onCore(.next(element))`.
@@ -62,11 +62,19 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable {
         onCore(.next(element))
     }
 
-    @inline(__always)
-    private func traceOnCore(_ event: Event<Element>) {
-        if traceID != 0, let tracer = Tracing.active {
-            tracer.step(.onCore, from: traceID, to: traceID, detail: event.debugDescription)
-        }
+    /// Records `on` (with the event) and `onCore` (step9 of 001).
+    @inline(never)
+    private func traceOn(_ event: Event<Element>) {
+        guard let tracer = Tracing.active else { return }
+        let kind = event.traceKind, value = tracer.recordsValues ? event.traceValue : nil
+        tracer.received(.on, node: traceID, kind: kind, value: value, recordEvent: true)
+        tracer.received(.onCore, node: traceID, kind: kind, value: value, recordEvent: false)
+    }
+
+    @inline(never)
+    private func traceLate(_ event: Event<Element>) {
+        guard let tracer = Tracing.active else { return }
+        tracer.anomaly(node: traceID, .eventAfterTermination, detail: event.debugDescription)
     }
 
     /// Handles an event that passed the stopped check. Subclasses override it.

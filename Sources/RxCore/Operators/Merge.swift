@@ -160,6 +160,7 @@ final class MergeInnerObserver<SourceElement, Source: ObservableConvertibleType,
         self.parent = parent
         self.key = key
         super.init(counter: .mergeInnerObserver)
+        traceEdge(traceID, parent.traceID, .forward)
     }
 
     override func onCore(_ event: Event<Source.Element>) {

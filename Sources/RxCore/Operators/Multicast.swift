@@ -70,6 +70,7 @@ final class MulticastConnection<Subject: SubjectType>: ObserverBase<Subject.Obse
         self.lock = lock
         self.subjectObserver = subjectObserver
         super.init(counter: ResourceCounter.named("MulticastConnection"))
+        traceEdge(traceID, traceNodeID(of: subjectObserver), .forward)
     }
 
     override func onCore(_ event: Event<Element>) {

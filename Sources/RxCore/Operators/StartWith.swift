@@ -9,8 +9,29 @@ extension ObservableType {
     }
 }
 
-/// Emits the prefix straight into the observer, then hands the observer to the source: no sink
-/// of its own is needed, as in RxSwift.
+/// Emits the prefix from `run`, then forwards the source; disposes the subscription as soon as
+/// the source ends.
+final class StartWithSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    init(observer: Observer, cancel: Cancelable) {
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("StartWithSink"))
+    }
+
+    func run(source: Observable<Element>, elements: [Element]) -> Disposable {
+        for element in elements {
+            if isDisposed { return Disposables.create() }
+            forwardOn(.next(element))
+        }
+        return source.subscribe(self)
+    }
+
+    func on(_ event: Event<Element>) {
+        forwardOn(event)
+        if event.isStopEvent { dispose() }
+    }
+}
+
 final class StartWith<Element>: Producer<Element> {
     private let source: Observable<Element>
     private let elements: [Element]
@@ -23,10 +44,8 @@ final class StartWith<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        for element in elements {
-            if cancel.isDisposed { return (sink: Disposables.create(), subscription: Disposables.create()) }
-            observer.on(.next(element))
-        }
-        return (sink: Disposables.create(), subscription: source.subscribe(observer))
+        let sink = StartWithSink(observer: observer, cancel: cancel)
+        let subscription = sink.run(source: source, elements: elements)
+        return (sink: sink, subscription: subscription)
     }
 }

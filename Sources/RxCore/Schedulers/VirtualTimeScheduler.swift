@@ -24,6 +24,9 @@ public enum VirtualTimeComparison {
 /// of `interval`, `debounce` or `delay` take no real time and give the same result every run.
 ///
 /// Not thread-safe: drive it from one thread.
+///
+/// While tracing, `start()` and `advanceTo(_:)` publish the clock (`TraceClock`), so the events
+/// they cause are recorded at virtual time.
 open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerType {
     public typealias VirtualTime = Converter.VirtualTimeUnit
     public typealias VirtualTimeInterval = Converter.VirtualTimeIntervalUnit
@@ -87,11 +90,15 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     open func start() {
         guard !running else { return }
         running = true
+        let traced = Tracing.isOn
+        let saved = traced ? TraceClock.enter(TraceClock.number(clock)) : 0
+        defer { if traced { TraceClock.leave(restoring: saved) } }
         repeat {
             guard let next = dequeueNext() else { break }
             if converter.compareVirtualTime(next.time, clock) == .greaterThan {
                 currentClock = next.time
             }
+            if traced { TraceClock.set(TraceClock.number(clock)) }
             next.invoke()
         } while running
         running = false
@@ -104,12 +111,16 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     public func advanceTo(_ virtualTime: VirtualTime) {
         guard !running else { return }
         running = true
+        let traced = Tracing.isOn
+        let saved = traced ? TraceClock.enter(TraceClock.number(clock)) : 0
+        defer { if traced { TraceClock.leave(restoring: saved) } }
         repeat {
             guard let next = peekNext(), converter.compareVirtualTime(next.time, virtualTime) != .greaterThan else { break }
             _ = dequeueNext()
             if converter.compareVirtualTime(next.time, clock) == .greaterThan {
                 currentClock = next.time
             }
+            if traced { TraceClock.set(TraceClock.number(clock)) }
             next.invoke()
         } while running
         if converter.compareVirtualTime(clock, virtualTime) == .lessThan {

@@ -50,7 +50,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
         traceSubscribe(observer)
         let outcome: AsyncOutcome<Element> = state.withLock { state in
             if let stopped = state.stoppedEvent { return .stopped(stopped, state.lastElement) }
-            return .added(state.observers.insert(observer))
+            return .added(state.observers.insert(observer, traced: tracedHandler(observer)))
         }
         switch outcome {
         case .added(let key):

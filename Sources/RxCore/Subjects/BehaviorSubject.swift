@@ -82,7 +82,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
             observer.on(stoppedEvent)
             return Disposables.create()
         }
-        let key = observers.insert(observer)
+        let key = observers.insert(observer, traced: tracedHandler(observer))
         observer.on(.next(element))
         return SubscriptionDisposable(owner: self, key: key)
     }

@@ -63,7 +63,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
             if let stoppedEvent {
                 outcome = .stopped(stoppedEvent)
             } else if !disposed {
-                outcome = .added(observers.insert(observer))
+                outcome = .added(observers.insert(observer, traced: tracedHandler(observer)))
             }
         }
         switch outcome {

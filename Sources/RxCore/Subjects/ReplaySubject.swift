@@ -84,7 +84,7 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
             observer.on(stoppedEvent)
             return Disposables.create()
         }
-        let key = observers.insert(observer)
+        let key = observers.insert(observer, traced: tracedHandler(observer))
         return SubscriptionDisposable(owner: self, key: key)
     }
 

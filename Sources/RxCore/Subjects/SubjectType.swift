@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Something that is both an observable and (through `asObserver()`) an observer.
 public protocol SubjectType: ObservableType {
@@ -21,13 +22,22 @@ struct ObserverList<Element> {
 
     var isEmpty: Bool { keys.isEmpty }
 
-    mutating func insert<Observer: ObserverType>(_ observer: Observer) -> Int where Observer.Element == Element {
+    /// Adds `observer`; `traced`, when given, replaces its handler (the tracing wrapper) and
+    /// elements are routed through it too.
+    mutating func insert<Observer: ObserverType>(_ observer: Observer, traced: ((Event<Element>) -> Void)? = nil) -> Int where Observer.Element == Element {
         let key = nextKey
         nextKey += 1
         keys.append(key)
-        handlers.append(observer.on)
-        nextHandlers.append { pointer in
-            observer.onNext(pointer.assumingMemoryBound(to: Element.self).pointee)
+        if let traced {
+            handlers.append(traced)
+            nextHandlers.append { pointer in
+                traced(.next(pointer.assumingMemoryBound(to: Element.self).pointee))
+            }
+        } else {
+            handlers.append(observer.on)
+            nextHandlers.append { pointer in
+                observer.onNext(pointer.assumingMemoryBound(to: Element.self).pointee)
+            }
         }
         return key
     }
@@ -65,8 +75,7 @@ struct ObserverList<Element> {
 final class SubscriptionDisposable: DisposeBase, Disposable {
     private weak var owner: SubjectUnsubscribing?
     private let key: Int
-    private var isDisposed = false
-    private let lock = NSLock()
+    private let disposed = Atomic<Bool>(false)
 
     init(owner: SubjectUnsubscribing, key: Int) {
         self.owner = owner
@@ -75,19 +84,13 @@ final class SubscriptionDisposable: DisposeBase, Disposable {
     }
 
     func dispose() {
-        lock.lock()
-        let first = !isDisposed
-        isDisposed = true
-        let owner = self.owner
-        self.owner = nil
-        lock.unlock()
-        guard first else { return }
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         traceDisposed(traceID)
         owner?.unsubscribe(key)
     }
 }
 
-protocol SubjectUnsubscribing: AnyObject {
+protocol SubjectUnsubscribing: TraceSelfRecording {
     func unsubscribe(_ key: Int)
 }
 
@@ -97,7 +100,7 @@ extension Observable {
     func traceSubscribe<Observer>(_ observer: Observer) {
         if traceID != 0 {
             let observerID = traceNodeID(of: observer)
-            traceStep(.subscribe, from: observerID, to: traceID)
+            traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
             traceEdge(observerID, traceID, .subscribes)
         }
     }
@@ -108,11 +111,33 @@ extension Observable {
         traceReceived(.next(element))
     }
 
+    /// While tracing, the handler a subject keeps for `observer` instead of `observer.on`: it
+    /// also records the delivery (`forwardOn` from the subject, the event on the observer) so
+    /// sinks subscribed to a subject show what they received. Nil when not tracing.
+    @inline(__always)
+    func tracedHandler<Observer: ObserverType>(_ observer: Observer) -> ((Event<Observer.Element>) -> Void)? {
+        guard traceID != 0, Tracing.isOn else { return nil }
+        return makeTracedHandler(observer)
+    }
+
+    @inline(never)
+    private func makeTracedHandler<Observer: ObserverType>(_ observer: Observer) -> (Event<Observer.Element>) -> Void {
+        let subjectID = traceID
+        let observerID = traceNodeID(of: observer)
+        let recordsOwn = traceRecordsOwnEvents(observer)
+        return { event in
+            guard let tracer = Tracing.active else { return observer.on(event) }
+            tracer.forwarded(from: subjectID, to: observerID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: !recordsOwn)
+            RunContext.push(producer: 0, callSite: nil, via: observerID)
+            observer.on(event)
+            RunContext.pop()
+        }
+    }
+
     @inline(__always)
     func traceReceived(_ event: Event<Element>) {
         if traceID != 0, let tracer = Tracing.active {
-            tracer.step(.on, from: 0, to: traceID, detail: event.debugDescription)
-            tracer.event(node: traceID, kind: event.traceKind, value: event.traceValue)
+            tracer.received(.on, node: traceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: true)
         }
     }
 }

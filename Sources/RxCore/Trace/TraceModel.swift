@@ -59,6 +59,8 @@ public struct TraceNode: Codable, Equatable, Hashable, Sendable {
     public var disposed: UInt64?
     /// The step at which it was deinitialised, if it was.
     public var deinitialized: UInt64?
+    /// The step at which it received `error` or `completed`, if it did.
+    public var terminated: UInt64?
     /// The thread it was created on (`main`, `1234`, or a queue label).
     public var thread: String?
     /// Grammar or threading breaches seen on this node.
@@ -66,8 +68,8 @@ public struct TraceNode: Codable, Equatable, Hashable, Sendable {
 
     public init(
         id: UInt64, kind: TraceNodeKind, type: String, callSite: String? = nil, fileID: String? = nil,
-        created: UInt64 = 0, disposed: UInt64? = nil, deinitialized: UInt64? = nil, thread: String? = nil,
-        anomalies: [TraceAnomalyRecord] = []
+        created: UInt64 = 0, disposed: UInt64? = nil, deinitialized: UInt64? = nil, terminated: UInt64? = nil,
+        thread: String? = nil, anomalies: [TraceAnomalyRecord] = []
     ) {
         self.id = id
         self.kind = kind
@@ -77,6 +79,7 @@ public struct TraceNode: Codable, Equatable, Hashable, Sendable {
         self.created = created
         self.disposed = disposed
         self.deinitialized = deinitialized
+        self.terminated = terminated
         self.thread = thread
         self.anomalies = anomalies
     }

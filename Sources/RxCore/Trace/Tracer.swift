@@ -1,4 +1,12 @@
+import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What a trace node is, in the documents' vocabulary.
 public enum TraceNodeKind: String, Sendable, CaseIterable, Codable {
@@ -80,6 +88,48 @@ public protocol RxTracer: AnyObject, Sendable {
     func deinitialized(_ node: UInt64)
     /// A grammar or threading anomaly on `node`.
     func anomaly(node: UInt64, _ kind: TraceAnomaly, detail: String)
+    /// `sink` forwarded an event to `observer` (`Sink.forwardOn`): the step `forwardOn`, and the
+    /// event on `observer` when `recordEvent` (false when the observer records its own events).
+    func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool)
+    /// `node` received an event through `call` (`on`, `onCore`) from outside a sink: the step
+    /// (caller 0) and, when `recordEvent`, the event on `node`.
+    func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool)
+    /// The call site `node` was born with, when known.
+    func callSite(of node: UInt64) -> CallSite?
+    /// Whether the tracer keeps values: when false the core passes nil instead of describing
+    /// each element (a graph-only recording).
+    var recordsValues: Bool { get }
+}
+
+extension RxTracer {
+    /// The call site `node` was born with, if the tracer keeps it (the core gives a
+    /// subscription's nodes the call site of the observer that started it).
+    public func callSite(of node: UInt64) -> CallSite? { nil }
+
+    public var recordsValues: Bool { true }
+
+    /// Composed from `step` and `event`; recorders override it to take one lock.
+    public func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
+        step(.forwardOn, from: sink, to: observer, detail: TraceEventKind.describe(kind, value))
+        if recordEvent, observer != 0 { event(node: observer, kind: kind, value: value) }
+    }
+
+    /// Composed from `step` and `event`; recorders override it to take one lock.
+    public func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
+        step(call, from: 0, to: node, detail: TraceEventKind.describe(kind, value))
+        if recordEvent { event(node: node, kind: kind, value: value) }
+    }
+}
+
+extension TraceEventKind {
+    /// `next(3)`, `error(…)`, `completed`: an event as `Event` prints it.
+    public static func describe(_ kind: TraceEventKind, _ value: String?) -> String {
+        switch kind {
+        case .next: return "next(\(value ?? ""))"
+        case .error: return "error(\(value ?? ""))"
+        case .completed: return "completed"
+        }
+    }
 }
 
 /// Installation point of the tracer. Kept apart from `Hooks` so that reading it is one relaxed
@@ -98,6 +148,15 @@ public enum Tracing {
         }
     }
 
+    /// False in a build with the hooks compiled out (`RXANATOMY_NO_TRACE=1`, for benchmarks).
+    public static var hooksCompiledIn: Bool {
+        #if RX_NO_TRACE
+        return false
+        #else
+        return true
+        #endif
+    }
+
     /// True while a tracer is installed (always false when built with `RX_NO_TRACE`).
     @inline(__always)
     public static var isOn: Bool {
@@ -113,6 +172,120 @@ public enum Tracing {
     public static var active: (any RxTracer)? {
         isOn ? tracer : nil
     }
+
+    // MARK: Node id spaces
+
+    /// Node ids carry the generation of the tracer that issued them in their high bits, so an
+    /// object born under an earlier recorder is never mistaken for a node of the current one.
+    /// `displayID` is the id as a trace file and `debug()` print it.
+    public static let generationShift: UInt64 = 40
+
+    private static let generations = Atomic<UInt64>(0)
+
+    /// A fresh id space for a new tracer: ids are `base + 1`, `base + 2`, …
+    public static func newIDBase() -> UInt64 {
+        let generation = generations.wrappingAdd(1, ordering: .relaxed).newValue
+        return generation << generationShift
+    }
+
+    /// The id of a node as a trace file shows it (the tracer's generation removed).
+    @inline(__always)
+    public static func displayID(_ id: UInt64) -> UInt64 {
+        id & ((1 << generationShift) - 1)
+    }
+}
+
+/// The thread an event happened on, as a small number (names are kept in `TraceThreads.name(of:)`).
+public enum TraceThreads {
+    private final class Tag {
+        let index: UInt32
+        init(index: UInt32) { self.index = index }
+    }
+
+    private static let names = Mutex<[String]>([])
+    private static let local = ThreadLocal<Tag> { TraceThreads.register() }
+
+    private static func register() -> Tag {
+        let name: String
+        if Thread.isMainThread {
+            name = "main"
+        } else if let given = Thread.current.name, !given.isEmpty {
+            name = given
+        } else {
+            name = ""
+        }
+        return names.withLock { names in
+            let index = UInt32(names.count)
+            names.append(name == "main" ? name : name.isEmpty ? "thread-\(index)" : "thread-\(index) (\(name))")
+            return Tag(index: index)
+        }
+    }
+
+    /// This thread's number (registered on first use).
+    @inline(__always)
+    public static var current: UInt32 { local.value.index }
+
+    /// The name of thread number `index`: `main`, or `thread-N` followed by the thread's own
+    /// name in parentheses when it has one (names alone are not unique).
+    public static func name(of index: UInt32) -> String {
+        names.withLock { Int(index) < $0.count ? $0[Int(index)] : "thread-\(index)" }
+    }
+
+    /// A key unique to the calling thread while it lives, for re-entrancy checks.
+    @inline(__always)
+    static var currentKey: UInt {
+        #if canImport(Darwin)
+        return UInt(bitPattern: pthread_self())
+        #else
+        return UInt(pthread_self())
+        #endif
+    }
+}
+
+/// The virtual clock a `VirtualTimeScheduler` publishes while it runs work on this thread, so
+/// trace events carry virtual time under a `TestScheduler`. Touched only when tracing is on.
+public enum TraceClock {
+    final class Box {
+        var depth = 0
+        var now: Double = 0
+    }
+
+    private static let local = ThreadLocal<Box> { Box() }
+
+    /// The virtual time published on this thread, if a virtual time scheduler is running here.
+    public static var virtualNow: Double? {
+        guard let box = local.existing, box.depth > 0 else { return nil }
+        return box.now
+    }
+
+    /// A virtual time scheduler starts running on this thread; returns the time to restore.
+    static func enter(_ time: Double) -> Double {
+        let box = local.value
+        let previous = box.now
+        box.depth += 1
+        box.now = time
+        return previous
+    }
+
+    static func set(_ time: Double) { local.value.now = time }
+
+    static func leave(restoring previous: Double) {
+        let box = local.value
+        box.depth -= 1
+        box.now = previous
+    }
+
+    /// A virtual time as seconds-like number: integers as themselves, `Date`s as seconds.
+    static func number<T>(_ time: T) -> Double {
+        switch time {
+        case let value as Int: return Double(value)
+        case let value as Double: return value
+        case let value as any BinaryInteger: return Double(value)
+        case let value as any BinaryFloatingPoint: return Double(value)
+        case let value as Date: return value.timeIntervalSince1970
+        default: return 0
+        }
+    }
 }
 
 /// Lets the core ask any observer for its trace node, when it has one.
@@ -120,7 +293,26 @@ public protocol TraceIdentifiable: AnyObject {
     var traceID: UInt64 { get }
 }
 
+/// Values that stand for a traced object without being one (`AnyObserver`, a sink's forwarder).
+protocol TraceStandIn {
+    var traceTargetID: UInt64 { get }
+    var traceTargetRecordsOwnEvents: Bool { get }
+}
+
+/// Observers that record the events they receive themselves (`ObserverBase`, subjects,
+/// `AnonymousObservableSink`), so `forwardOn` must not record them a second time.
+protocol TraceSelfRecording: AnyObject {}
+
 @inline(__always)
 func traceNodeID(of object: Any) -> UInt64 {
-    (object as? TraceIdentifiable)?.traceID ?? 0
+    if let identified = object as? TraceIdentifiable { return identified.traceID }
+    if let standIn = object as? TraceStandIn { return standIn.traceTargetID }
+    return 0
+}
+
+/// Whether events forwarded to `observer` are recorded by `observer` itself.
+func traceRecordsOwnEvents(_ observer: Any) -> Bool {
+    if observer is TraceSelfRecording { return true }
+    if let standIn = observer as? TraceStandIn { return standIn.traceTargetRecordsOwnEvents }
+    return false
 }

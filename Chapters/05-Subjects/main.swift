@@ -1,0 +1,79 @@
+// Chapter 05 — subjects (003 "Subjects": PublishSubject, ReplaySubject, BehaviorSubject,
+// Variable). A subject is observer and observable at once: the document's tap on a water pipe.
+import RxCore
+import Workbook
+
+// 003 defines this helper before the subject examples. The subscription is left to the subject:
+// when the example ends, the subject goes and its observers with it.
+func writeSequenceToConsole<O: ObservableType>(name: String, sequence: O) {
+    _ = sequence
+        .subscribe { e in
+            print("Subscription: \(name), event: \(e)")
+        }
+}
+
+example("PublishSubject", draw: true) {
+    let subject = PublishSubject<String>()
+    writeSequenceToConsole(name: "1", sequence: subject)
+    subject.on(.next("a"))
+    subject.on(.next("b"))
+    writeSequenceToConsole(name: "2", sequence: subject)
+    subject.on(.next("c"))
+    subject.on(.next("d"))
+}
+
+example("ReplaySubject", draw: true) {
+    let subject = ReplaySubject<String>.create(bufferSize: 1)
+    writeSequenceToConsole(name: "1", sequence: subject)
+    subject.on(.next("a"))
+    subject.on(.next("b"))
+    writeSequenceToConsole(name: "2", sequence: subject)
+    subject.on(.next("c"))
+    subject.on(.next("d"))
+}
+
+example("BehaviorSubject", draw: true) {
+    let subject = BehaviorSubject(value: "z")
+    writeSequenceToConsole(name: "1", sequence: subject)
+    subject.on(.next("a"))
+    subject.on(.next("b"))
+    writeSequenceToConsole(name: "2", sequence: subject)
+    subject.on(.next("c"))
+    subject.on(.completed)
+}
+
+// 003's `Variable` was deprecated in RxSwift 4.x and removed in 5; `BehaviorRelay` (RxCocoa's
+// RxRelay) replaces it. A relay cannot be terminated at all — it has no `on(.completed)` and it
+// does not complete when it is deallocated — so the two `Completed` lines 003 prints are gone.
+example("Variable") {
+    let variable = BehaviorRelay(value: "z")
+    writeSequenceToConsole(name: "1", sequence: variable)
+    variable.accept("a")
+    variable.accept("b")
+    writeSequenceToConsole(name: "2", sequence: variable)
+    variable.accept("c")
+    print("variable.value =", variable.value)
+}
+
+// A subscriber that arrives after the end: each subject replays its terminal event
+// (ReplaySubject also its buffer).
+example("late subscriber") {
+    let publish = PublishSubject<String>()
+    let replay = ReplaySubject<String>.create(bufferSize: 2)
+    let behavior = BehaviorSubject(value: "z")
+    publish.onNext("a"); publish.onCompleted()
+    replay.onNext("a"); replay.onNext("b"); replay.onNext("c"); replay.onCompleted()
+    behavior.onNext("a"); behavior.onCompleted()
+    writeSequenceToConsole(name: "late publish", sequence: publish)
+    writeSequenceToConsole(name: "late replay", sequence: replay)
+    writeSequenceToConsole(name: "late behavior", sequence: behavior)
+}
+
+// AsyncSubject (RxSwift's fourth subject): only the last element, and only on completion.
+example("AsyncSubject") {
+    let subject = AsyncSubject<String>()
+    writeSequenceToConsole(name: "1", sequence: subject)
+    subject.on(.next("a"))
+    subject.on(.next("b"))
+    subject.on(.completed)
+}

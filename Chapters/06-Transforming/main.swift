@@ -1,0 +1,113 @@
+// Chapter 06 — transforming (003 "Transform": map, flatMap, scan, and "升维"; 000 "RxSwift 里 map
+// 和 flatMap?": 降维, flatMapFirst, flatMapLatest; 003 "Map与FlatMap").
+import RxCore
+import Workbook
+
+example("map") {
+    let disposeBag = DisposeBag()
+    let originalSequence = Observable.of(1, 2, 3)
+    originalSequence
+        .map { $0 * 2 }
+        .subscribe { print($0) }
+        .disposed(by: disposeBag)
+}
+
+// 000: Swift's own map and flatMap on a nested array — flatMap removes one level (降维).
+example("Array map and flatMap") {
+    let arrayNested = [[1, 2, 3, 4, 5], [6, 7]]
+    let maped2 = arrayNested.map { $0 }
+    print(maped2)
+    let flaped2 = arrayNested.flatMap { $0 }
+    print(flaped2)
+}
+
+// 000: the same on observables. map keeps the inner observables as elements (升维: an
+// Observable<Observable<String>>); flatMap subscribes to each and merges their elements.
+example("map and flatMap", draw: true) {
+    let disposeBag = DisposeBag()
+    let b = Observable.of(Observable.of("🐶", "🐱"),
+                          Observable.of("🐭", "🐹"))
+    b.map { $0 }
+        .subscribe(onNext: { element in
+            print(element)
+        })
+        .disposed(by: disposeBag)
+    b.flatMap { $0 }
+        .subscribe(onNext: { element in
+            print(element)
+        })
+        .disposed(by: disposeBag)
+}
+
+// 003: flatMap — each element becomes a sequence, and all of them are merged.
+example("flatMap", draw: true) {
+    let disposeBag = DisposeBag()
+    let sequenceInt = Observable.of(1, 2, 3)
+    let sequenceString = Observable.of("A", "B", "--")
+    sequenceInt
+        .flatMap { int in
+            sequenceString
+        }
+        .subscribe {
+            print($0)
+        }
+        .disposed(by: disposeBag)
+}
+
+// 003 升维: friends of friends — map gives a list of lists, flatMap one list.
+example("friends of friends") {
+    let disposeBag = DisposeBag()
+    let friends = ["p1": ["p1-1", "p1-2", "p1-3"], "p2": ["p2-1"], "p3": ["p3-1", "p3-2"]]
+    let myFriends = ["p1", "p2", "p3"]
+    print(myFriends.map { friends[$0]! })
+    Observable.from(myFriends)
+        .concatMap { Observable.from(friends[$0]!) }
+        .toArray()
+        .subscribe(onNext: { print($0) })
+        .disposed(by: disposeBag)
+}
+
+// 000: a button tapped while its request is still running. flatMapFirst ignores the taps that
+// come while a request runs; flatMapLatest cancels the running request for the new one. The
+// taps come at 0, 0.3 and 1.0 s; a request takes 0.5 s (virtual time).
+func request(_ n: Int, on clock: VirtualClock) -> Observable<String> {
+    Observable.deferred {
+        print("\(clock.stamp) request \(n) sent")
+        return Observable<Int>.timer(.milliseconds(500), scheduler: clock.scheduler)
+            .map { _ in "response \(n)" }
+            .do(onDispose: { print("\(clock.stamp) request \(n) over") })
+    }
+}
+
+func tapTheButton(_ operatorName: String, _ flatten: @escaping (Observable<Int>, VirtualClock) -> Observable<String>) {
+    onVirtualTime { clock in
+        let taps = PublishSubject<Int>()
+        _ = flatten(taps.asObservable(), clock)
+            .subscribe(onNext: { print("\(clock.stamp) \($0)") })
+        clock.at(0) { print("\(clock.stamp) tap 1"); taps.onNext(1) }
+        clock.at(0.3) { print("\(clock.stamp) tap 2"); taps.onNext(2) }
+        clock.at(1.0) { print("\(clock.stamp) tap 3"); taps.onNext(3) }
+    }
+}
+
+example("flatMapFirst", draw: true) {
+    tapTheButton("flatMapFirst") { taps, clock in taps.flatMapFirst { request($0, on: clock) } }
+}
+
+example("flatMapLatest", draw: true) {
+    tapTheButton("flatMapLatest") { taps, clock in taps.flatMapLatest { request($0, on: clock) } }
+}
+
+// 003: scan — like reduce, but sends every intermediate result.
+example("scan") {
+    let disposeBag = DisposeBag()
+    let sequenceToSum = Observable.of(0, 1, 2, 3, 4, 5)
+    sequenceToSum
+        .scan(0) { acum, elem in
+            acum + elem
+        }
+        .subscribe {
+            print($0)
+        }
+        .disposed(by: disposeBag)
+}

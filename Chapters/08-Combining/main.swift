@@ -1,0 +1,155 @@
+// Chapter 08 — combining (003 "Combining": startWith, combineLatest, zip, merge, switchLatest;
+// "Aggregate": concat, reduce; "Bindings" and "整合网络请求" for combineLatest and zip in use).
+import RxCore
+import Workbook
+
+example("startWith") {
+    let disposeBag = DisposeBag()
+    Observable.of(4, 5, 6)
+        .startWith(3)
+        .subscribe {
+            print($0)
+        }
+        .disposed(by: disposeBag)
+}
+
+example("combineLatest 1", draw: true) {
+    let disposeBag = DisposeBag()
+    let intOb1 = PublishSubject<String>()
+    let intOb2 = PublishSubject<Int>()
+    Observable.combineLatest(intOb1, intOb2) {
+        "\($0) \($1)"
+    }
+    .subscribe {
+        print($0)
+    }
+    .disposed(by: disposeBag)
+    intOb1.on(.next("A"))
+    intOb2.on(.next(1))
+    intOb1.on(.next("B"))
+    intOb2.on(.next(2))
+}
+
+example("zip 1", draw: true) {
+    let disposeBag = DisposeBag()
+    let intOb1 = PublishSubject<String>()
+    let intOb2 = PublishSubject<Int>()
+    Observable.zip(intOb1, intOb2) {
+        "\($0) \($1)"
+    }
+    .subscribe {
+        print($0)
+    }
+    .disposed(by: disposeBag)
+    intOb1.on(.next("A"))
+    intOb2.on(.next(1))
+    intOb1.on(.next("B"))
+    intOb1.on(.next("C"))
+    intOb2.on(.next(2))
+}
+
+example("merge 1", draw: true) {
+    let disposeBag = DisposeBag()
+    let subject1 = PublishSubject<Int>()
+    let subject2 = PublishSubject<Int>()
+    Observable.of(subject1, subject2)
+        .merge()
+        .subscribe(onNext: { int in
+            print(int)
+        })
+        .disposed(by: disposeBag)
+    subject1.on(.next(1))
+    subject1.on(.next(2))
+    subject2.on(.next(3))
+    subject1.on(.next(4))
+    subject2.on(.next(5))
+}
+
+// 003 used Variables; RxSwift 6's BehaviorRelay replaces them (chapter 05). var3 holds an
+// observable, so it is an Observable<Observable<Int>> and switchLatest follows its latest.
+example("switchLatest", draw: true) {
+    let var1 = BehaviorRelay(value: 0)
+    let var2 = BehaviorRelay(value: 200)
+    // var3 is like an Observable<Observable<Int>>
+    let var3 = BehaviorRelay(value: var1)
+    let d = var3
+        .switchLatest()
+        .subscribe {
+            print($0)
+        }
+    var1.accept(1)
+    var1.accept(2)
+    var1.accept(3)
+    var1.accept(4)
+    var3.accept(var2)
+    var2.accept(201)
+    var1.accept(5)
+    var3.accept(var1)
+    var2.accept(202)
+    var1.accept(6)
+    d.dispose()
+}
+
+example("concat", draw: true) {
+    let var1 = BehaviorSubject(value: 0)
+    let var2 = BehaviorSubject(value: 200)
+    // var3 is like an Observable<Observable<Int>>
+    let var3 = BehaviorSubject(value: var1)
+    let d = var3
+        .concat()
+        .subscribe {
+            print($0)
+        }
+    var1.on(.next(1))
+    var1.on(.next(2))
+    var3.on(.next(var2))
+    var2.on(.next(201))
+    var1.on(.next(3))
+    var1.on(.completed)
+    var2.on(.next(202))
+    d.dispose()
+}
+
+example("reduce") {
+    let disposeBag = DisposeBag()
+    Observable.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+        .reduce(0, accumulator: +)
+        .subscribe {
+            print($0)
+        }
+        .disposed(by: disposeBag)
+}
+
+// 003 "Bindings": a greeting from two text fields, updated whenever either changes.
+example("Bindings") {
+    let disposeBag = DisposeBag()
+    let firstName = BehaviorRelay(value: "")
+    let lastName = BehaviorRelay(value: "")
+    Observable.combineLatest(firstName, lastName) { $0 + " " + $1 }
+        .map { "Greeting \($0)" }
+        .subscribe(onNext: { print("greetingLabel.text = \($0)") })
+        .disposed(by: disposeBag)
+    firstName.accept("Jay")
+    lastName.accept("Chou")
+}
+
+// 003 "整合网络请求": two requests in parallel, combined when both have answered.
+struct User: CustomStringConvertible {
+    let name: String
+    var description: String { "User(\(name))" }
+}
+
+example("zip requests") {
+    onVirtualTime { clock in
+        let userRequest: Observable<User> = Observable<Int>.timer(.milliseconds(300), scheduler: clock.scheduler)
+            .map { _ in User(name: "me") }
+        let friendsRequest: Observable<[User]> = Observable<Int>.timer(.milliseconds(500), scheduler: clock.scheduler)
+            .map { _ in [User(name: "p1"), User(name: "p2")] }
+        _ = Observable.zip(userRequest, friendsRequest) { user, friends in
+            return (user, friends)
+        }
+        .subscribe(onNext: { user, friends in
+            print("\(clock.stamp) bind \(user) and \(friends) to the user interface")
+        }, onCompleted: { print("\(clock.stamp) completed") })
+    }
+}

@@ -1,0 +1,97 @@
+// Chapter 12 — disposing (000 "DisposeBag 内存回收如何实现的呢?", 003 "bindValidationResultToUI"
+// and "disposeBag", 001 SinkDisposer in step6).
+import RxCore
+import Workbook
+
+func growth(since before: ResourceSnapshot) -> String {
+    let grown = Resources.snapshot().grown(since: before).sorted { $0.key < $1.key }
+    return grown.isEmpty ? "nothing" : grown.map { "\($0.key) \($0.value > 0 ? "+" : "")\($0.value)" }.joined(separator: ", ")
+}
+
+// 000: the bag keeps every subscription's Disposable and disposes them all in its deinit.
+example("DisposeBag", draw: true) {
+    let subject = PublishSubject<Int>()
+    var disposeBag: DisposeBag? = DisposeBag()
+    subject.subscribe(onNext: { print("1 got", $0) }, onDisposed: { print("1 disposed") })
+        .disposed(by: disposeBag!)
+    subject.subscribe(onNext: { print("2 got", $0) }, onDisposed: { print("2 disposed") })
+        .disposed(by: disposeBag!)
+    subject.onNext(1)
+    print("the bag goes")
+    disposeBag = nil
+    subject.onNext(2)
+    print("hasObservers:", subject.hasObservers)
+}
+
+// 003 (GitHub signup): `self.disposeBag = DisposeBag()` unbinds everything the old bag held.
+example("disposeBag = DisposeBag()") {
+    let subject = PublishSubject<String>()
+    var disposeBag = DisposeBag()
+    subject.subscribe(onNext: { print("bound:", $0) }).disposed(by: disposeBag)
+    subject.onNext("first")
+    disposeBag = DisposeBag()
+    subject.onNext("second (nobody hears this)")
+    subject.subscribe(onNext: { print("bound again:", $0) }).disposed(by: disposeBag)
+    subject.onNext("third")
+}
+
+// Disposables.create(with:) runs its action once, however often it is disposed.
+example("Disposables.create") {
+    let disposable = Disposables.create { print("clean up") }
+    disposable.dispose()
+    disposable.dispose()
+    print("isDisposed:", disposable.isDisposed)
+}
+
+// 001 step6: the SinkDisposer. A sequence that completes inside `run` disposes itself before
+// `run` has returned its subscription; the disposer remembers, and disposes the subscription
+// the moment `setSinkAndSubscription` hands it over.
+example("SinkDisposer", draw: true) {
+    let observable = Observable<Int>.create { observer in
+        print("handler: onNext(1)")
+        observer.onNext(1)
+        print("handler: onCompleted()")
+        observer.onCompleted()
+        print("handler: returns its disposable")
+        return Disposables.create { print("handler's disposable disposed") }
+    }
+    let subscription = observable.subscribe { print("observer:", $0) }
+    print("subscribe returned")
+    subscription.dispose()
+}
+
+// 003 "disposing": the Dispose Sample. The document sleeps the thread for 2 seconds; here the
+// 2 seconds are virtual, so the output is the same every run: ticks at 0.3, 0.6, … 1.8 s, then
+// the subscription is disposed at 2 s and the timer stops.
+example("Dispose Sample", draw: true) {
+    onVirtualTime { clock in
+        let subscription = Observable<Int>.interval(.milliseconds(300), scheduler: clock.scheduler)
+            .subscribe { (e: Event<Int>) in
+                print(e)
+            }
+        clock.at(2) {
+            subscription.dispose()
+            print("disposed at \(clock.seconds) s")
+        }
+    }
+}
+
+// Leaks made visible: live counts per type (Resources) show what a forgotten subscription keeps.
+example("leak made visible") {
+    let before = Resources.snapshot()
+    let subject = PublishSubject<Int>()
+    let forgotten = subject.map { $0 * 2 }.subscribe(onNext: { _ in })
+    print("subscribed, never disposed:", growth(since: before))
+    forgotten.dispose()
+    print("after dispose:", growth(since: before))
+}
+
+// Completion frees a subscription too: a finished sequence leaves nothing behind even when
+// the returned Disposable is ignored.
+example("completion releases") {
+    let before = Resources.snapshot()
+    do {
+        _ = Observable.of(1, 2, 3).map { $0 * 2 }.subscribe(onNext: { _ in })
+    }
+    print("after a completed subscription:", growth(since: before))
+}

@@ -1,0 +1,82 @@
+// Chapter 13 — sharing (003 "replay": the twice-printed MAP, shareReplay, and the
+// usernameValidation `.shareReplay(1)` of the GitHub signup example).
+import RxCore
+import Workbook
+
+// 003: every subscriber gets its own chain, so the map closure runs once per subscriber.
+example("map", draw: true) {
+    let sequenceOfElements = Observable.of(0).map { r -> Int in
+        print("MAP")    // twice
+        return r * 2
+    }
+    let subscription = sequenceOfElements
+        .subscribe { event in
+            print("1 - \(event)")
+        }
+    let subscription2 = sequenceOfElements
+        .subscribe { event in
+            print("2 - \(event)")
+        }
+    subscription.dispose()
+    subscription2.dispose()
+}
+
+// 003: shareReplay(3) — RxSwift 6's share(replay: 3): one subscription to the map, shared by
+// every subscriber, and the last three elements replayed to each newcomer.
+example("shareReplay", draw: true) {
+    let sequenceOfInts = PublishSubject<Int>()
+    let a = sequenceOfInts.map { i -> Int in
+        print("MAP---\(i)")
+        return i * 2
+    }.share(replay: 3)
+    let b = a.subscribe(onNext: {
+        print("--1--\($0)")
+    })
+    sequenceOfInts.on(.next(1))
+    sequenceOfInts.on(.next(2))
+    let c = a.subscribe(onNext: {
+        print("--2--\($0)")
+    })
+    sequenceOfInts.on(.next(3))
+    sequenceOfInts.on(.next(4))
+    let d = a.subscribe(onNext: {
+        print("--3--\($0)")
+    })
+    sequenceOfInts.on(.completed)
+    b.dispose()
+    c.dispose()
+    d.dispose()
+}
+
+// share() without replay: late subscribers get only what comes after they join.
+example("share") {
+    let sequenceOfInts = PublishSubject<Int>()
+    let shared = sequenceOfInts.map { i -> Int in
+        print("MAP---\(i)")
+        return i * 2
+    }.share()
+    let disposeBag = DisposeBag()
+    shared.subscribe(onNext: { print("--1--\($0)") }).disposed(by: disposeBag)
+    sequenceOfInts.onNext(1)
+    shared.subscribe(onNext: { print("--2--\($0)") }).disposed(by: disposeBag)
+    sequenceOfInts.onNext(2)
+}
+
+// The reason 003 shares usernameValidation: an expensive cold source (a request) is run once
+// for all subscribers, and the connection ends when the last one leaves (refCount).
+example("one request, two subscribers") {
+    var requests = 0
+    let usernameAvailable = Observable<Bool>.create { observer in
+        requests += 1
+        print("request \(requests) sent")
+        observer.onNext(true)
+        return Disposables.create { print("request \(requests) cancelled") }
+    }
+    .share(replay: 1)
+    let first = usernameAvailable.subscribe(onNext: { print("button enabled:", $0) })
+    let second = usernameAvailable.subscribe(onNext: { print("label says available:", $0) })
+    first.dispose()
+    print("one subscriber left")
+    second.dispose()
+    print("requests made:", requests)
+}

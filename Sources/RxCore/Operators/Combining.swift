@@ -1,0 +1,145 @@
+import Foundation
+import Synchronization
+
+// The machinery `combineLatest` and `zip` share: N sources whose elements are collected into
+// slots of one `Value` type (the element type for the collection forms, `Any` for the 2…8
+// forms), a state machine that decides when to emit, and a sink that carries out its actions.
+
+/// What a combining sink must do after a transition, outside the state lock.
+enum CombiningAction<Value> {
+    /// Nothing.
+    case none
+    /// Combine these values and send the result.
+    case emit([Value])
+    /// Source `index` is done: dispose its subscription.
+    case disposeSource(Int)
+    /// Send `completed` and dispose everything.
+    case complete
+    /// Send the error and dispose everything.
+    case fail
+}
+
+/// The state of `combineLatest` or `zip`.
+protocol CombiningStateMachine {
+    associatedtype Value
+    init(arity: Int)
+    mutating func next(_ value: Value, at index: Int) -> CombiningAction<Value>
+    mutating func completed(at index: Int) -> CombiningAction<Value>
+    mutating func failed() -> CombiningAction<Value>
+}
+
+/// Receives the events of the sources of a combining sink, tagged with the source's index.
+protocol CombiningReceiver<Value>: AnyObject {
+    associatedtype Value
+    func receive(_ event: Event<Value>, from index: Int)
+}
+
+/// One source of `combineLatest`/`zip`, with its elements converted to the slot type.
+struct CombiningSource<Value> {
+    let observable: AnyObject
+    let subscribe: (any CombiningReceiver<Value>, Int, ResourceCounter) -> Disposable
+
+    init<Element>(_ source: Observable<Element>, convert: @escaping (Element) -> Value) {
+        observable = source
+        subscribe = { receiver, index, counter in
+            source.subscribe(CombiningObserver(receiver: receiver, index: index, convert: convert, counter: counter))
+        }
+    }
+}
+
+extension CombiningSource where Value == Any {
+    init<Source: ObservableType>(any source: Source) {
+        self.init(source.asObservable(), convert: { $0 })
+    }
+}
+
+/// Subscribed to one source; converts its elements and hands them to the sink with its index.
+final class CombiningObserver<Element, Value>: ObserverBase<Element> {
+    private let receiver: any CombiningReceiver<Value>
+    private let index: Int
+    private let convert: (Element) -> Value
+
+    init(receiver: any CombiningReceiver<Value>, index: Int, convert: @escaping (Element) -> Value, counter: ResourceCounter) {
+        self.receiver = receiver
+        self.index = index
+        self.convert = convert
+        super.init(counter: counter)
+    }
+
+    override func onCore(_ event: Event<Element>) {
+        switch event {
+        case .next(let element): receiver.receive(.next(convert(element)), from: index)
+        case .error(let error): receiver.receive(.error(error), from: index)
+        case .completed: receiver.receive(.completed, from: index)
+        }
+    }
+}
+
+/// The sink shared by `combineLatest` and `zip` (their final subclasses only name it).
+///
+/// Transitions run under a `Mutex`; actions (combining, sending, disposing) run after it is
+/// released, under a recursive `gate` so downstream sees one event at a time even when a
+/// source is fed from inside a downstream subscriber.
+class CombiningSink<Machine: CombiningStateMachine, Observer: ObserverType>: Sink<Observer>, CombiningReceiver {
+    typealias Value = Machine.Value
+
+    private let gate = NSRecursiveLock()
+    private let machine: Mutex<Machine>
+    private let combine: ([Value]) throws -> Observer.Element
+    private var subscriptions: [SingleAssignmentDisposable] = []
+
+    init(arity: Int, combine: @escaping ([Value]) throws -> Observer.Element, observer: Observer, cancel: Cancelable, counter: ResourceCounter) {
+        self.machine = Mutex(Machine(arity: arity))
+        self.combine = combine
+        super.init(observer: observer, cancel: cancel, counter: counter)
+    }
+
+    func run(_ sources: [CombiningSource<Value>], observerCounter: ResourceCounter) -> Disposable {
+        subscriptions = sources.map { _ in SingleAssignmentDisposable() }
+        let all = Disposables.create(subscriptions)
+        if sources.isEmpty {
+            forwardOn(.completed)
+            dispose()
+            return all
+        }
+        for (index, source) in sources.enumerated() {
+            subscriptions[index].setDisposable(source.subscribe(self, index, observerCounter))
+        }
+        return all
+    }
+
+    final func receive(_ event: Event<Value>, from index: Int) {
+        gate.lock(); defer { gate.unlock() }
+        switch event {
+        case .next(let value):
+            perform(machine.withLock { $0.next(value, at: index) }, error: nil)
+        case .error(let error):
+            perform(machine.withLock { $0.failed() }, error: error)
+        case .completed:
+            perform(machine.withLock { $0.completed(at: index) }, error: nil)
+        }
+    }
+
+    private func perform(_ action: CombiningAction<Value>, error: Swift.Error?) {
+        switch action {
+        case .none:
+            break
+        case .emit(let values):
+            do {
+                forwardOn(.next(try combine(values)))
+            } catch {
+                _ = machine.withLock { $0.failed() }
+                forwardOn(.error(error))
+                dispose()
+            }
+        case .disposeSource(let index):
+            subscriptions[index].dispose()
+        case .complete:
+            forwardOn(.completed)
+            dispose()
+        case .fail:
+            forwardOn(.error(error ?? RxError.unknown))
+            dispose()
+        }
+    }
+}

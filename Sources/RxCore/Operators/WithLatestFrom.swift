@@ -1,0 +1,103 @@
+import Foundation
+
+extension ObservableType {
+    /// On each element of this observable, combines it with the latest element of `second`
+    /// using `resultSelector`. Elements that arrive before `second` has emitted are dropped.
+    public func withLatestFrom<Source: ObservableConvertibleType, ResultType>(_ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> ResultType, file: StaticString = #fileID, line: UInt = #line) -> Observable<ResultType> {
+        WithLatestFrom(first: asObservable(), second: second.asObservable(), resultSelector: resultSelector, callSite: CallSite(file, line))
+    }
+
+    /// On each element of this observable, emits the latest element of `second`.
+    ///
+    /// ```swift
+    /// button.rx.tap.withLatestFrom(textField.rx.text)
+    /// ```
+    public func withLatestFrom<Source: ObservableConvertibleType>(_ second: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Source.Element> {
+        WithLatestFrom(first: asObservable(), second: second.asObservable(), resultSelector: { $1 }, callSite: CallSite(file, line))
+    }
+}
+
+final class WithLatestFromSink<FirstType, SecondType, Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = FirstType
+    typealias ResultSelector = (FirstType, SecondType) throws -> Observer.Element
+
+    fileprivate let lock = NSRecursiveLock()
+    private let resultSelector: ResultSelector
+    fileprivate let secondSubscription = SingleAssignmentDisposable()
+    /// The latest element of `second`. Guarded by `lock`.
+    fileprivate var latest: SecondType?
+
+    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: Cancelable) {
+        self.resultSelector = resultSelector
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("WithLatestFromSink"))
+    }
+
+    func run(first: Observable<FirstType>, second: Observable<SecondType>) -> Disposable {
+        secondSubscription.setDisposable(second.subscribe(WithLatestFromSecond(parent: self)))
+        let firstSubscription = first.subscribe(self)
+        return Disposables.create(firstSubscription, secondSubscription)
+    }
+
+    func on(_ event: Event<FirstType>) {
+        lock.lock(); defer { lock.unlock() }
+        switch event {
+        case .next(let value):
+            guard let latest else { return }
+            do {
+                forwardOn(.next(try resultSelector(value, latest)))
+            } catch {
+                forwardOn(.error(error))
+                dispose()
+            }
+        case .error(let error):
+            forwardOn(.error(error))
+            dispose()
+        case .completed:
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+}
+
+final class WithLatestFromSecond<FirstType, SecondType, Observer: ObserverType>: ObserverBase<SecondType> {
+    private let parent: WithLatestFromSink<FirstType, SecondType, Observer>
+
+    init(parent: WithLatestFromSink<FirstType, SecondType, Observer>) {
+        self.parent = parent
+        super.init(counter: ResourceCounter.named("WithLatestFromSecond"))
+    }
+
+    override func onCore(_ event: Event<SecondType>) {
+        parent.lock.lock(); defer { parent.lock.unlock() }
+        switch event {
+        case .next(let value):
+            parent.latest = value
+        case .error(let error):
+            parent.forwardOn(.error(error))
+            parent.dispose()
+        case .completed:
+            parent.secondSubscription.dispose()
+        }
+    }
+}
+
+final class WithLatestFrom<FirstType, SecondType, ResultType>: Producer<ResultType> {
+    private let first: Observable<FirstType>
+    private let second: Observable<SecondType>
+    private let resultSelector: (FirstType, SecondType) throws -> ResultType
+
+    init(first: Observable<FirstType>, second: Observable<SecondType>, resultSelector: @escaping (FirstType, SecondType) throws -> ResultType, callSite: CallSite?) {
+        self.first = first
+        self.second = second
+        self.resultSelector = resultSelector
+        super.init(counter: ResourceCounter.named("WithLatestFrom"), callSite: callSite)
+        traceSource(first)
+        traceSource(second)
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+        let sink = WithLatestFromSink(resultSelector: resultSelector, observer: observer, cancel: cancel)
+        let subscription = sink.run(first: first, second: second)
+        return (sink: sink, subscription: subscription)
+    }
+}

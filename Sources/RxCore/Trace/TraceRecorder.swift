@@ -1,0 +1,434 @@
+import Foundation
+import Synchronization
+
+/// Records what the core reports through the tracer hook: the subscription graph (nodes and
+/// edges, all kept), the steps of the subscribe flow and the events (each in a ring of
+/// `Options.ringCapacity`, oldest dropped first and counted), and live resource counts.
+///
+/// It lives in RxCore so that `RXTRACE=trace.json swift run MyApp` records any program linking
+/// the core with no code change (see `TraceAutostart`); RxTrace's `Trace.record { … }` installs
+/// one for a scope. Thread-safe: every report takes one lock, and one clock (`seq`) orders node
+/// births, disposals, deinits, steps and events.
+///
+/// ```swift
+/// let recorder = TraceRecorder()
+/// Tracing.tracer = recorder
+/// // … Rx code …
+/// Tracing.tracer = nil
+/// let trace = recorder.snapshot()
+/// ```
+public final class TraceRecorder: RxTracer {
+    /// What a recording keeps.
+    public enum Keep: String, Sendable, CaseIterable {
+        /// Nodes, edges, steps, events and resource samples.
+        case all
+        /// Nodes, edges, events and resource samples; no steps.
+        case events
+        /// Nodes, edges and resource samples only (termination is still noted on nodes).
+        case graph
+    }
+
+    /// How much a recording keeps.
+    public struct Options: Sendable, Equatable {
+        /// Default capacity of the step ring and of the event ring (each).
+        public static let defaultRingCapacity = 1_000_000
+        /// Default capacity of the resource-sample ring.
+        public static let defaultResourceCapacity = 100_000
+        /// Default length, in characters, past which a value's description is truncated.
+        public static let defaultValueLimit = 200
+
+        public var keep: Keep
+        /// Most steps kept, and most events kept (two rings of this size).
+        public var ringCapacity: Int
+        /// Most resource samples kept.
+        public var resourceCapacity: Int
+        /// Value descriptions longer than this are cut to this many characters, the last one `…`.
+        public var valueLimit: Int
+        /// Fewest clock ticks between two resource samples (1: sample at every birth, disposal
+        /// and deinit).
+        public var resourceInterval: UInt64
+
+        public init(
+            keep: Keep = .all,
+            ringCapacity: Int = Options.defaultRingCapacity,
+            resourceCapacity: Int = Options.defaultResourceCapacity,
+            valueLimit: Int = Options.defaultValueLimit,
+            resourceInterval: UInt64 = 1
+        ) {
+            self.keep = keep
+            self.ringCapacity = max(0, ringCapacity)
+            self.resourceCapacity = max(0, resourceCapacity)
+            self.valueLimit = max(1, valueLimit)
+            self.resourceInterval = max(1, resourceInterval)
+        }
+    }
+
+    private struct NodeRecord {
+        var kind: TraceNodeKind
+        var type: String
+        var callSite: CallSite?
+        var created: UInt64
+        var disposed: UInt64?
+        var deinitialized: UInt64?
+        var terminated: UInt64?
+        var thread: UInt32
+        var anomalies: [TraceAnomalyRecord] = []
+    }
+
+    private enum Detail {
+        case none
+        case text(String)
+        case event(TraceEventKind, String?)
+    }
+
+    private struct StepRecord {
+        var seq: UInt64
+        var from: UInt64
+        var to: UInt64
+        var call: TraceCall
+        var detail: Detail
+        var thread: UInt32
+    }
+
+    private struct EventRecord {
+        var seq: UInt64
+        var node: UInt64
+        var kind: TraceEventKind
+        var value: String?
+        var time: Double
+        var virtual: Bool
+        var thread: UInt32
+    }
+
+    private struct ResourceRecord {
+        var seq: UInt64
+        /// Live counts in `ResourceCounter.all()` order (the registry only grows).
+        var counts: [Int]
+    }
+
+    private struct State {
+        var seq: UInt64 = 0
+        var nodes: [NodeRecord] = []
+        var edges: [TraceEdge] = []
+        var edgeSet: Set<TraceEdge> = []
+        var steps: Ring<StepRecord>
+        var events: Ring<EventRecord>
+        var resources: Ring<ResourceRecord>
+        var lastSample: UInt64 = 0
+        var anomaliesDropped = 0
+    }
+
+    /// Most anomalies kept per node; more are counted in the document's meta.
+    public static let anomaliesPerNode = 100
+
+    public let options: Options
+    /// Ids this recorder hands out are `idBase + 1`, `idBase + 2`, … (see `Tracing.displayID`).
+    public let idBase: UInt64
+    private let state: Mutex<State>
+    private let startedAt: UInt64
+    private let startDate: Date
+    private let keepSteps: Bool
+    private let keepEvents: Bool
+
+    public init(options: Options = Options()) {
+        self.options = options
+        self.idBase = Tracing.newIDBase()
+        self.keepSteps = options.keep == .all
+        self.keepEvents = options.keep != .graph
+        self.state = Mutex(State(
+            steps: Ring(capacity: options.keep == .all ? options.ringCapacity : 0),
+            events: Ring(capacity: options.keep != .graph ? options.ringCapacity : 0),
+            resources: Ring(capacity: options.resourceCapacity)
+        ))
+        self.startedAt = DispatchTime.now().uptimeNanoseconds
+        self.startDate = Date()
+        state.withLock { state in Self.sample(&state, force: true, interval: 1) }
+    }
+
+    // MARK: The hook
+
+    public func node(kind: TraceNodeKind, type: String, callSite: CallSite?) -> UInt64 {
+        let thread = TraceThreads.current
+        let interval = options.resourceInterval
+        return state.withLock { state in
+            state.seq += 1
+            state.nodes.append(NodeRecord(kind: kind, type: type, callSite: callSite, created: state.seq, thread: thread))
+            Self.sample(&state, force: false, interval: interval)
+            return idBase + UInt64(state.nodes.count)
+        }
+    }
+
+    public func edge(from: UInt64, to: UInt64, relation: TraceRelation) {
+        let from = local(from), to = local(to)
+        guard from != 0, to != 0 else { return }
+        let edge = TraceEdge(from: from, to: to, relation: relation)
+        state.withLock { state in
+            if state.edgeSet.insert(edge).inserted { state.edges.append(edge) }
+        }
+    }
+
+    public func step(_ call: TraceCall, from: UInt64, to: UInt64, detail: String?) {
+        guard keepSteps else { return }
+        let thread = TraceThreads.current
+        let detail: Detail = detail.map { .text(truncate($0)) } ?? .none
+        let from = local(from), to = local(to)
+        state.withLock { state in
+            state.seq += 1
+            state.steps.append(StepRecord(seq: state.seq, from: from, to: to, call: call, detail: detail, thread: thread))
+        }
+    }
+
+    public func event(node: UInt64, kind: TraceEventKind, value: String?) {
+        if !keepEvents && kind == .next { return }
+        let node = local(node)
+        guard node != 0 else { return }
+        let record = keepEvents ? makeEvent(node: node, kind: kind, value: value) : nil
+        state.withLock { state in
+            state.seq += 1
+            if var record {
+                record.seq = state.seq
+                state.events.append(record)
+            }
+            if kind != .next { Self.terminate(&state, node) }
+        }
+    }
+
+    public var recordsValues: Bool { keepEvents || keepSteps }
+
+    public func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
+        if !keepSteps && !keepEvents && kind == .next { return }
+        let sink = local(sink), observer = local(observer)
+        let value = value.map(truncate)
+        let thread = TraceThreads.current
+        let record = (keepEvents && recordEvent && observer != 0) ? makeEvent(node: observer, kind: kind, value: value, truncated: true) : nil
+        let terminates = recordEvent && observer != 0 && kind != .next
+        state.withLock { state in
+            if keepSteps {
+                state.seq += 1
+                state.steps.append(StepRecord(seq: state.seq, from: sink, to: observer, call: .forwardOn, detail: .event(kind, value), thread: thread))
+            }
+            if var record {
+                state.seq += 1
+                record.seq = state.seq
+                state.events.append(record)
+            }
+            if terminates { Self.terminate(&state, observer) }
+        }
+    }
+
+    public func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
+        if !keepSteps && !keepEvents && kind == .next { return }
+        let node = local(node)
+        guard node != 0 else { return }
+        let value = value.map(truncate)
+        let thread = TraceThreads.current
+        let record = (keepEvents && recordEvent) ? makeEvent(node: node, kind: kind, value: value, truncated: true) : nil
+        state.withLock { state in
+            if keepSteps {
+                state.seq += 1
+                state.steps.append(StepRecord(seq: state.seq, from: 0, to: node, call: call, detail: .event(kind, value), thread: thread))
+            }
+            if var record {
+                state.seq += 1
+                record.seq = state.seq
+                state.events.append(record)
+            }
+            if recordEvent, kind != .next { Self.terminate(&state, node) }
+        }
+    }
+
+    public func disposed(_ node: UInt64) {
+        let node = local(node)
+        guard node != 0 else { return }
+        let interval = options.resourceInterval
+        state.withLock { state in
+            state.seq += 1
+            let index = Int(node - 1)
+            if state.nodes[index].disposed == nil { state.nodes[index].disposed = state.seq }
+            Self.sample(&state, force: false, interval: interval)
+        }
+    }
+
+    public func deinitialized(_ node: UInt64) {
+        let node = local(node)
+        guard node != 0 else { return }
+        let interval = options.resourceInterval
+        state.withLock { state in
+            state.seq += 1
+            state.nodes[Int(node - 1)].deinitialized = state.seq
+            Self.sample(&state, force: false, interval: interval)
+        }
+    }
+
+    public func anomaly(node: UInt64, _ kind: TraceAnomaly, detail: String) {
+        let node = local(node)
+        guard node != 0 else { return }
+        let detail = truncate(detail)
+        state.withLock { state in
+            state.seq += 1
+            let index = Int(node - 1)
+            if state.nodes[index].anomalies.count < Self.anomaliesPerNode {
+                state.nodes[index].anomalies.append(TraceAnomalyRecord(kind: kind, seq: state.seq, detail: detail))
+            } else {
+                state.anomaliesDropped += 1
+            }
+        }
+    }
+
+    public func callSite(of node: UInt64) -> CallSite? {
+        let node = local(node)
+        guard node != 0 else { return nil }
+        return state.withLock { state in Int(node) <= state.nodes.count ? state.nodes[Int(node - 1)].callSite : nil }
+    }
+
+    // MARK: Reading
+
+    /// The clock now: the `seq` the next record will be given, minus one.
+    public var currentSeq: UInt64 { state.withLock { $0.seq } }
+
+    /// The number of nodes recorded so far.
+    public var nodeCount: Int { state.withLock { $0.nodes.count } }
+
+    /// Takes a resource sample now (also done at every birth, disposal and deinit).
+    public func sampleResources() {
+        state.withLock { state in Self.sample(&state, force: true, interval: 1) }
+    }
+
+    /// The recording so far as a trace document. With `since`, only what happened after clock
+    /// value `since`: nodes born after it, edges between those, later steps, events and samples
+    /// (this is how a nested `Trace.record` scope reads its part of an enclosing recording).
+    public func snapshot(since: UInt64 = 0, meta extraMeta: [String: String] = [:]) -> TraceDocument {
+        let state = self.state.withLock { state -> State in
+            Self.sample(&state, force: true, interval: 1)
+            return state
+        }
+        var nodes: [TraceNode] = []
+        nodes.reserveCapacity(state.nodes.count)
+        var kept = Set<UInt64>()
+        var threadNames: [UInt32: String] = [:]
+        func threadName(_ index: UInt32) -> String {
+            if let name = threadNames[index] { return name }
+            let name = TraceThreads.name(of: index)
+            threadNames[index] = name
+            return name
+        }
+        for (offset, record) in state.nodes.enumerated() where record.created > since {
+            let id = UInt64(offset + 1)
+            kept.insert(id)
+            nodes.append(TraceNode(
+                id: id, kind: record.kind, type: record.type,
+                callSite: record.callSite?.description, fileID: record.callSite?.fileID,
+                created: record.created, disposed: record.disposed, deinitialized: record.deinitialized,
+                terminated: record.terminated, thread: threadName(record.thread), anomalies: record.anomalies
+            ))
+        }
+        let edges = state.edges.filter { kept.contains($0.from) && kept.contains($0.to) }
+        let steps = state.steps.elements.lazy.filter { $0.seq > since }.map { record -> TraceStep in
+            let detail: String?
+            switch record.detail {
+            case .none: detail = nil
+            case .text(let text): detail = text
+            case .event(let kind, let value): detail = TraceEventKind.describe(kind, value)
+            }
+            return TraceStep(seq: record.seq, from: record.from, to: record.to, call: record.call, detail: detail, thread: threadName(record.thread))
+        }
+        let events = state.events.elements.lazy.filter { $0.seq > since && kept.contains($0.node) }.map { record in
+            TraceEvent(seq: record.seq, node: record.node, kind: record.kind, value: record.value, time: record.time, virtualTime: record.virtual, thread: threadName(record.thread))
+        }
+        let counters = ResourceCounter.all().map(\.name)
+        let resources = state.resources.elements.lazy.filter { $0.seq >= since }.map { record -> ResourceSample in
+            var byType: [String: Int] = [:]
+            var total = 0
+            for (index, count) in record.counts.enumerated() where count != 0 {
+                byType[counters[index], default: 0] += count
+                total += count
+            }
+            return ResourceSample(seq: record.seq, total: total, byType: byType)
+        }
+        var meta: [String: String] = [
+            "program": ProcessInfo.processInfo.processName,
+            "started": ISO8601DateFormatter().string(from: startDate),
+            "keep": options.keep.rawValue,
+            "ringCapacity": String(options.ringCapacity),
+            "valueLimit": String(options.valueLimit),
+        ]
+        if since > 0 { meta["since"] = String(since) }
+        if state.anomaliesDropped > 0 { meta["anomaliesDropped"] = String(state.anomaliesDropped) }
+        meta.merge(extraMeta) { _, new in new }
+        return TraceDocument(
+            meta: meta, nodes: nodes, edges: edges, steps: Array(steps), events: Array(events),
+            resources: Array(resources),
+            dropped: DroppedCounts(steps: state.steps.dropped, events: state.events.dropped, resources: state.resources.dropped)
+        )
+    }
+
+    // MARK: Helpers
+
+    /// This recorder's number for a node id, 0 when another tracer (or none) issued it.
+    @inline(__always)
+    private func local(_ id: UInt64) -> UInt64 {
+        id > idBase && id - idBase < (1 << Tracing.generationShift) ? id - idBase : 0
+    }
+
+    @inline(__always)
+    private func truncate(_ text: String) -> String {
+        let limit = options.valueLimit
+        guard text.utf8.count > limit, text.count > limit else { return text }
+        return String(text.prefix(limit - 1)) + "…"
+    }
+
+    private func makeEvent(node: UInt64, kind: TraceEventKind, value: String?, truncated: Bool = false) -> EventRecord {
+        let value = truncated ? value : value.map(truncate)
+        let time: Double, virtual: Bool
+        if let now = TraceClock.virtualNow {
+            time = now
+            virtual = true
+        } else {
+            time = Double(DispatchTime.now().uptimeNanoseconds &- startedAt) / 1e9
+            virtual = false
+        }
+        return EventRecord(seq: 0, node: node, kind: kind, value: value, time: time, virtual: virtual, thread: TraceThreads.current)
+    }
+
+    private static func terminate(_ state: inout State, _ node: UInt64) {
+        let index = Int(node - 1)
+        if state.nodes[index].terminated == nil { state.nodes[index].terminated = state.seq }
+    }
+
+    private static func sample(_ state: inout State, force: Bool, interval: UInt64) {
+        if !force, state.seq < state.lastSample + interval, state.lastSample != 0 { return }
+        state.lastSample = state.seq
+        let counts = ResourceCounter.all().map(\.live)
+        state.resources.append(ResourceRecord(seq: state.seq, counts: counts))
+    }
+}
+
+/// A fixed-capacity buffer keeping the newest `capacity` elements, counting what it let go.
+struct Ring<Element> {
+    let capacity: Int
+    private var storage: [Element] = []
+    private var head = 0
+    private(set) var dropped = 0
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    var count: Int { storage.count }
+
+    mutating func append(_ element: Element) {
+        if storage.count < capacity {
+            storage.append(element)
+        } else if capacity == 0 {
+            dropped += 1
+        } else {
+            storage[head] = element
+            head += 1
+            if head == capacity { head = 0 }
+            dropped += 1
+        }
+    }
+
+    /// Oldest first.
+    var elements: [Element] {
+        head == 0 ? storage : Array(storage[head...] + storage[..<head])
+    }
+}

@@ -1,0 +1,243 @@
+import RxTrace
+
+/// The shape of a trace as the views need it: top-level subscriptions, the inner subscriptions
+/// nested in them (flatMap & co.), which nodes leaked.
+///
+/// A top-level subscription is a connected piece of the subscription side of the graph (sinks,
+/// observers, disposables, scheduled items joined by `forward` and `owns` edges). Inside it, a
+/// sink is *inner* when the producer that ran it is not on the source chain of the
+/// subscription's own observer — an observable made per element, like the `just` in
+/// `flatMap { .just($0) }`. Inner sinks, the observers they forward to, the disposers that own
+/// them and the producers that made only them form the inner subscriptions.
+struct TraceStructure {
+    struct Subscription {
+        /// 1-based, in order of the subscription's first node.
+        var number: Int
+        /// The observer at the end of the chain (no outgoing `forward`), or the first node.
+        var root: UInt64
+        /// Every node of the subscription outside its inner subscriptions, in id order.
+        var nodes: [UInt64]
+        var inner: [InnerSubscription]
+        /// All node ids, inner ones included.
+        var allNodes: Set<UInt64>
+        /// Producers whose sinks are in this subscription (source chain included).
+        var producers: Set<UInt64>
+    }
+
+    struct InnerSubscription {
+        /// In id order; producers made for it come first.
+        var nodes: [UInt64]
+        /// Equal for inner subscriptions that draw the same.
+        var signature: String
+    }
+
+    let document: TraceDocument
+    let byID: [UInt64: TraceNode]
+    let leaked: Set<UInt64>
+    let subscriptions: [Subscription]
+    /// Producers, observables and subjects not owned by an inner subscription, in id order.
+    let observables: [UInt64]
+    /// Which subscription each subscription-side node belongs to (index into `subscriptions`).
+    let subscriptionOf: [UInt64: Int]
+
+    static let subscriptionKinds: Set<TraceNodeKind> = [.sink, .observer, .disposable, .scheduled]
+
+    init(_ document: TraceDocument) {
+        self.document = document
+        var byID: [UInt64: TraceNode] = [:]
+        for node in document.nodes { byID[node.id] = node }
+        self.byID = byID
+        leaked = Set(TraceLeakReport(document).nodes.map(\.id))
+
+        var outgoing: [UInt64: [TraceEdge]] = [:]
+        var incoming: [UInt64: [TraceEdge]] = [:]
+        for edge in document.edges {
+            outgoing[edge.from, default: []].append(edge)
+            incoming[edge.to, default: []].append(edge)
+        }
+        func isSubscriptionSide(_ id: UInt64) -> Bool {
+            byID[id].map { Self.subscriptionKinds.contains($0.kind) } ?? false
+        }
+
+        // Top-level subscriptions: components over forward and owns edges.
+        var finder = UnionFind()
+        for node in document.nodes where Self.subscriptionKinds.contains(node.kind) { finder.add(node.id) }
+        for edge in document.edges where (edge.relation == .forward || edge.relation == .owns)
+            && isSubscriptionSide(edge.from) && isSubscriptionSide(edge.to) {
+            finder.union(edge.from, edge.to)
+        }
+        var components: [UInt64: [UInt64]] = [:]
+        for node in document.nodes where Self.subscriptionKinds.contains(node.kind) {
+            components[finder.find(node.id), default: []].append(node.id)
+        }
+        let ordered = components.values.map { $0.sorted() }.sorted { $0[0] < $1[0] }
+
+        var subscribedBy: [UInt64: [UInt64]] = [:]
+        for step in document.steps where step.call == .subscribe && byID[step.to] != nil && !isSubscriptionSide(step.to) {
+            subscribedBy[step.from, default: []].append(step.to)
+        }
+        var innerProducers = Set<UInt64>()
+        var subscriptions: [Subscription] = []
+        var subscriptionOf: [UInt64: Int] = [:]
+        for (index, members) in ordered.enumerated() {
+            let memberSet = Set(members)
+            let root = members.first { id in
+                let kind = byID[id]!.kind
+                return (kind == .observer || kind == .sink) && !(outgoing[id] ?? []).contains { $0.relation == .forward }
+            } ?? members[0]
+
+            // The source chain: producers that ran a sink forwarding to the root, or that the
+            // root subscribed to, and everything they were built on.
+            var chain = Set<UInt64>()
+            var pending: [UInt64] = []
+            for edge in incoming[root] ?? [] where edge.relation == .forward {
+                for run in incoming[edge.from] ?? [] where run.relation == .run { pending.append(run.from) }
+            }
+            for edge in incoming[root] ?? [] where edge.relation == .run { pending.append(edge.from) }
+            pending.append(contentsOf: subscribedBy[root] ?? [])
+            while let producer = pending.popLast() {
+                guard chain.insert(producer).inserted else { continue }
+                for edge in outgoing[producer] ?? [] where edge.relation == .source { pending.append(edge.to) }
+            }
+
+            func runProducers(_ id: UInt64) -> [UInt64] {
+                (incoming[id] ?? []).filter { $0.relation == .run }.map(\.from)
+            }
+            // Inner sinks, then what they forward to, then the disposers owning inner nodes.
+            var inner = Set<UInt64>()
+            for id in members where byID[id]!.kind == .sink {
+                let producers = runProducers(id)
+                if !producers.isEmpty, !chain.isEmpty, producers.allSatisfy({ !chain.contains($0) }) { inner.insert(id) }
+            }
+            var frontier = Array(inner)
+            while let id = frontier.popLast() {
+                for edge in outgoing[id] ?? [] where edge.relation == .forward && memberSet.contains(edge.to) {
+                    let target = edge.to
+                    guard target != root, !inner.contains(target) else { continue }
+                    if runProducers(target).contains(where: { chain.contains($0) }) { continue }
+                    inner.insert(target)
+                    frontier.append(target)
+                }
+            }
+            if !inner.isEmpty {
+                // Disposers owning an inner sink or observer directly, then what only they own.
+                var changed = true
+                while changed {
+                    changed = false
+                    for id in members where !inner.contains(id) && byID[id]!.kind == .disposable {
+                        let owned = (outgoing[id] ?? []).filter { $0.relation == .owns }.map(\.to)
+                        let owners = (incoming[id] ?? []).filter { $0.relation == .owns }.map(\.from)
+                        let ownsInnerWorker = owned.contains { inner.contains($0) && byID[$0]!.kind != .disposable }
+                        let ownedOnlyByInner = !owners.isEmpty && owners.allSatisfy { inner.contains($0) }
+                        if ownsInnerWorker || ownedOnlyByInner {
+                            inner.insert(id)
+                            changed = true
+                        }
+                    }
+                }
+            }
+
+            // Inner subscriptions: components of the inner nodes.
+            var innerFinder = UnionFind()
+            for id in inner { innerFinder.add(id) }
+            for id in inner.sorted() {
+                for edge in outgoing[id] ?? [] where (edge.relation == .forward || edge.relation == .owns) && inner.contains(edge.to) {
+                    innerFinder.union(id, edge.to)
+                }
+            }
+            var groups: [UInt64: [UInt64]] = [:]
+            for id in inner { groups[innerFinder.find(id), default: []].append(id) }
+            // A producer that ran sinks of exactly one inner subscription belongs to it.
+            var groupOf: [UInt64: UInt64] = [:]
+            for (key, ids) in groups { for id in ids { groupOf[id] = key } }
+            var producersOf: [UInt64: [UInt64]] = [:]
+            for id in inner.sorted() where byID[id]!.kind == .sink {
+                for producer in runProducers(id) {
+                    let targets = Set((outgoing[producer] ?? []).filter { $0.relation == .run }.map(\.to))
+                    let owningGroups = Set(targets.map { groupOf[$0] ?? 0 })
+                    if owningGroups.count == 1, owningGroups.first != 0, !chain.contains(producer),
+                       !(producersOf[groupOf[id]!] ?? []).contains(producer) {
+                        producersOf[groupOf[id]!, default: []].append(producer)
+                        innerProducers.insert(producer)
+                    }
+                }
+            }
+            var innerSubscriptions: [InnerSubscription] = []
+            for key in groups.keys.sorted(by: { groups[$0]!.min()! < groups[$1]!.min()! }) {
+                let ids = (producersOf[key] ?? []).sorted() + groups[key]!.sorted()
+                innerSubscriptions.append(InnerSubscription(nodes: ids, signature: ""))
+            }
+
+            var allProducers = chain
+            for id in members { for producer in runProducers(id) { allProducers.insert(producer) } }
+            let outer = members.filter { !inner.contains($0) }
+            for id in members { subscriptionOf[id] = index }
+            subscriptions.append(Subscription(
+                number: index + 1, root: root, nodes: outer, inner: innerSubscriptions,
+                allNodes: memberSet.union(innerSubscriptions.flatMap(\.nodes)), producers: allProducers))
+        }
+
+        // Signatures once every node's place is known.
+        let leaked = self.leaked
+        func state(_ node: TraceNode) -> String {
+            leaked.contains(node.id) ? "leaked" : (node.disposed != nil || node.deinitialized != nil ? "gone" : "alive")
+        }
+        for s in subscriptions.indices {
+            for i in subscriptions[s].inner.indices {
+                let ids = subscriptions[s].inner[i].nodes
+                var position: [UInt64: Int] = [:]
+                for (offset, id) in ids.enumerated() { position[id] = offset }
+                var parts = ids.map { id -> String in
+                    let node = byID[id]!
+                    return "\(node.kind.rawValue)|\(node.type)|\(node.callSite ?? "")|\(state(node))"
+                }
+                var edgeParts: [String] = []
+                for id in ids {
+                    for edge in outgoing[id] ?? [] {
+                        if let to = position[edge.to] { edgeParts.append("\(position[id]!)-\(edge.relation.rawValue)->\(to)") }
+                        else { edgeParts.append("\(position[id]!)-\(edge.relation.rawValue)->#\(edge.to)") }
+                    }
+                    for edge in incoming[id] ?? [] where position[edge.from] == nil {
+                        edgeParts.append("#\(edge.from)-\(edge.relation.rawValue)->\(position[id]!)")
+                    }
+                }
+                parts.append(edgeParts.sorted().joined(separator: ","))
+                subscriptions[s].inner[i].signature = parts.joined(separator: ";")
+            }
+        }
+        self.subscriptions = subscriptions
+        self.subscriptionOf = subscriptionOf
+        observables = document.nodes.filter { !Self.subscriptionKinds.contains($0.kind) && !innerProducers.contains($0.id) }
+            .map(\.id).sorted()
+    }
+
+    /// The subscription holding node `id` (any of its nodes names it).
+    func subscription(containing id: UInt64) -> Subscription? {
+        if let index = subscriptionOf[id] { return subscriptions[index] }
+        return subscriptions.first { $0.allNodes.contains(id) }
+    }
+}
+
+/// Union-find with path halving; the smaller id becomes the root so results are deterministic.
+struct UnionFind {
+    private var parent: [UInt64: UInt64] = [:]
+
+    mutating func add(_ id: UInt64) {
+        if parent[id] == nil { parent[id] = id }
+    }
+
+    mutating func find(_ id: UInt64) -> UInt64 {
+        var current = id
+        while let next = parent[current], next != current {
+            let grand = parent[next] ?? next
+            parent[current] = grand
+            current = grand
+        }
+        return current
+    }
+
+    mutating func union(_ a: UInt64, _ b: UInt64) {
+        let ra = find(a), rb = find(b)
+        if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import RxGraphviz
+import RxTrace
+
+/// `rxtrace`: draw recorded traces and find leaked subscriptions.
+///
+/// ```
+/// rxtrace render trace.json --view flow -o flow.svg
+/// rxtrace leaks trace.json
+/// ```
+@main
+struct RxTraceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rxtrace",
+        abstract: "Draw RxAnatomy traces with Graphviz and find leaked subscriptions.",
+        discussion: """
+            A trace is the JSON file a program writes when RXTRACE=FILE is set (format rxtrace/1).
+
+            Exit status: 0 success; 1 leaks found (leaks); 2 bad input or usage (missing, empty, \
+            malformed or unknown-format trace, a view that does not fit the trace, bad options); \
+            3 rendering or writing the output failed; 4 the program given to `run` could not be \
+            started or wrote no trace.
+            """,
+        subcommands: [Render.self, Leaks.self, Summary.self, Run.self]
+    )
+
+    static func main() {
+        // A closed pipe (`rxtrace render … | head`) must end the write, not the process.
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as CLIError {
+            Console.error("rxtrace: \(error.message)")
+            Foundation.exit(error.status)
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                Console.out(fullMessage(for: error) + "\n")
+                Foundation.exit(0)
+            }
+            Console.error(fullMessage(for: error))
+            Foundation.exit(CLIError.usageStatus)
+        }
+    }
+}
+
+/// A failure `rxtrace` reports in one line with a documented status.
+struct CLIError: Error {
+    static let leaksStatus: Int32 = 1
+    static let usageStatus: Int32 = 2
+    static let renderStatus: Int32 = 3
+    static let runStatus: Int32 = 4
+
+    var message: String
+    var status: Int32
+
+    static func badInput(_ message: String) -> CLIError { CLIError(message: message, status: usageStatus) }
+    static func rendering(_ message: String) -> CLIError { CLIError(message: message, status: renderStatus) }
+    static func run(_ message: String) -> CLIError { CLIError(message: message, status: runStatus) }
+
+    init(message: String, status: Int32) {
+        self.message = message
+        self.status = status
+    }
+
+    init(_ error: RenderError) {
+        switch error {
+        case .viewDoesNotFit(let message): self.init(message: message, status: Self.usageStatus)
+        case .graphviz(let message): self.init(message: message, status: Self.renderStatus)
+        }
+    }
+}
+
+/// Reads a trace or fails with the trace reader's one-line message.
+func readTrace(_ path: String) throws -> TraceDocument {
+    do {
+        return try TraceDocument.read(from: URL(fileURLWithPath: path))
+    } catch {
+        throw CLIError.badInput(error.description)
+    }
+}
+
+extension RenderView: ExpressibleByArgument {}
+extension RenderFormat: ExpressibleByArgument {}
+
+/// Writes to stdout/stderr with write(2), so a closed pipe is an error we ignore, not a crash.
+enum Console {
+    static func out(_ text: String) { write(Data(text.utf8), to: STDOUT_FILENO) }
+    static func out(_ data: Data) { write(data, to: STDOUT_FILENO) }
+    static func error(_ line: String) { write(Data((line.hasSuffix("\n") ? line : line + "\n").utf8), to: STDERR_FILENO) }
+
+    private static func write(_ data: Data, to descriptor: Int32) {
+        data.withUnsafeBytes { buffer in
+            guard var pointer = buffer.baseAddress else { return }
+            var remaining = buffer.count
+            while remaining > 0 {
+                let written = Foundation.write(descriptor, pointer, remaining)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                remaining -= written
+                pointer += written
+            }
+        }
+    }
+}
+
+/// Writes `data` to `path` through a temporary file in the same directory renamed into place,
+/// so a failure never leaves a partial file.
+func writeAtomically(_ data: Data, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    let directory = url.deletingLastPathComponent()
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        throw CLIError.rendering("\(path): cannot write: no directory \(directory.path)")
+    }
+    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+    do {
+        try data.write(to: temporary)
+    } catch {
+        try? FileManager.default.removeItem(at: temporary)
+        throw CLIError.rendering("\(path): cannot write: \((error as NSError).localizedDescription)")
+    }
+    guard rename(temporary.path, url.path) == 0 else {
+        let reason = String(cString: strerror(errno))
+        try? FileManager.default.removeItem(at: temporary)
+        throw CLIError.rendering("\(path): cannot write: \(reason)")
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import Workbook
+
+/// Runs each built chapter executable and compares its standard output with
+/// `Golden/chapterNN.txt`. The goldens were checked line by line against Rx semantics (each
+/// chapter's README says where they differ from the documents and why), so a change in a
+/// transcript is a change in behaviour.
+@Suite struct ChapterTranscriptTests {
+    static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let packageRoot = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `02` for every `Chapters/02-Topic/` folder.
+    static var chapterNumbers: [String] {
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Chapters").path)) ?? []
+        return folders.filter { $0.first?.isNumber == true }.map { String($0.prefix(2)) }.sorted()
+    }
+
+    /// Where SwiftPM put the products: next to the test bundle.
+    static var productsDirectory: URL {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        #endif
+        return Bundle.main.bundleURL
+    }
+
+    struct Run {
+        var stdout: String
+        var stderr: String
+        var status: Int32
+    }
+
+    static func run(_ executable: URL, arguments: [String] = [], environment: [String: String]? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self), status: process.terminationStatus)
+    }
+
+    /// `debug()` starts each line with the local time; everything else is deterministic.
+    static func masked(_ transcript: String) -> String {
+        let pattern = try! NSRegularExpression(pattern: #"(?m)^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}: "#)
+        let range = NSRange(transcript.startIndex..., in: transcript)
+        return pattern.stringByReplacingMatches(in: transcript, range: range, withTemplate: "<time>: ")
+    }
+
+    @Test func everyChapterHasAGoldenTranscript() {
+        #expect(Self.chapterNumbers.count >= 18)
+        for number in Self.chapterNumbers {
+            let golden = Self.testsDirectory.appendingPathComponent("Golden/chapter\(number).txt")
+            #expect(FileManager.default.fileExists(atPath: golden.path), "no golden for chapter \(number)")
+        }
+    }
+
+    @Test(arguments: chapterNumbers)
+    func transcriptMatchesGolden(_ number: String) throws {
+        let executable = Self.productsDirectory.appendingPathComponent("chapter\(number)")
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "chapter\(number) is not built at \(executable.path)")
+        let golden = try String(contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter\(number).txt"), encoding: .utf8)
+        let run = try Self.run(executable)
+        #expect(run.status == 0, "chapter\(number) exited with \(run.status): \(run.stderr)")
+        let actual = Self.masked(run.stdout)
+        if actual != golden {
+            let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+            let g = golden.split(separator: "\n", omittingEmptySubsequences: false)
+            let first = (0..<min(a.count, g.count)).first { a[$0] != g[$0] } ?? min(a.count, g.count)
+            let got = first < a.count ? String(a[first]) : "<end>"
+            let want = first < g.count ? String(g[first]) : "<end>"
+            Issue.record("chapter\(number) differs from its golden at line \(first + 1):\n  got:  \(got)\n  want: \(want)")
+        }
+    }
+
+    /// `--diagrams DIR` writes a trace (format rxtrace/1) and the three views for each main
+    /// example, and does not change what the chapter prints.
+    @Test func diagramsAreWrittenWithoutChangingTheTranscript() throws {
+        let executable = Self.productsDirectory.appendingPathComponent("chapter02")
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chapter-diagrams-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try Self.run(executable, arguments: ["--diagrams", directory.path])
+        #expect(run.status == 0)
+        let golden = try String(contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter02.txt"), encoding: .utf8)
+        #expect(run.stdout == golden)
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+        let trace = directory.appendingPathComponent("mojito.trace.json")
+        #expect(files.contains("mojito.trace.json"))
+        #expect(files.count >= 4, "expected the trace and the graph, flow and marbles views, got \(files.sorted())")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: trace)) as? [String: Any]
+        #expect(json?["format"] as? String == "rxtrace/1")
+        let types = ((json?["nodes"] as? [[String: Any]]) ?? []).compactMap { $0["type"] as? String }
+        for type in ["AnonymousObservable", "AnonymousObservableSink", "AnonymousObserver", "SinkDisposer"] {
+            #expect(types.contains(type), "the mojito trace has no \(type)")
+        }
+    }
+
+    /// Under RXTRACE the chapter prints the same and the whole run's trace is written at exit.
+    @Test func rxtraceWritesTheWholeRun() throws {
+        let executable = Self.productsDirectory.appendingPathComponent("chapter04")
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chapter04-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: path) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["RXTRACE"] = path.path
+        let run = try Self.run(executable, environment: environment)
+        #expect(run.status == 0)
+        let golden = try String(contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter04.txt"), encoding: .utf8)
+        #expect(run.stdout == golden)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any]
+        #expect(json?["format"] as? String == "rxtrace/1")
+        #expect(((json?["nodes"] as? [Any]) ?? []).count > 20)
+    }
+
+    @Test func missingDiagramsDirectoryIsAnError() throws {
+        let executable = Self.productsDirectory.appendingPathComponent("chapter01")
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path))
+        let run = try Self.run(executable, arguments: ["--diagrams"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("--diagrams needs a directory"))
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func exampleNamesBecomeFileNames() {
+        #expect(Diagrams.slug("combineLatest 1") == "combinelatest-1")
+        #expect(Diagrams.slug("step1…step9") == "step1-step9")
+        #expect(Diagrams.slug("Dispose Sample") == "dispose-sample")
+        #expect(Diagrams.slug("…") == "example")
+    }
+}

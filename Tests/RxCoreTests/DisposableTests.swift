@@ -1,0 +1,187 @@
+import RxCore
+import RxTesting
+import Testing
+
+/// Counts its disposals.
+private final class Counting: Disposable, @unchecked Sendable {
+    private(set) var count = 0
+    func dispose() { count += 1 }
+}
+
+@Suite(.serialized, .noLeaks)
+struct DisposableTests {
+    @Test func createEmptyDoesNothing() {
+        let disposable = Disposables.create()
+        disposable.dispose()
+        disposable.dispose()
+    }
+
+    @Test func createWithActionRunsItOnce() {
+        var runs = 0
+        let disposable = Disposables.create { runs += 1 }
+        #expect(!disposable.isDisposed)
+        disposable.dispose()
+        disposable.dispose()
+        #expect(runs == 1)
+        #expect(disposable.isDisposed)
+    }
+
+    @Test(arguments: [2, 3, 4, 7])
+    func createOfSeveralDisposesEachOnce(_ count: Int) {
+        let parts = (0..<count).map { _ in Counting() }
+        let all: Cancelable
+        switch count {
+        case 2: all = Disposables.create(parts[0], parts[1])
+        case 3: all = Disposables.create(parts[0], parts[1], parts[2])
+        default: all = Disposables.create(parts[0], parts[1], parts[2], parts[3])
+        }
+        let array = Disposables.create(parts)
+        #expect(!all.isDisposed)
+        all.dispose()
+        all.dispose()
+        #expect(all.isDisposed)
+        let expected = count <= 4 ? 1 : 0
+        #expect(parts.prefix(min(count, 4)).allSatisfy { $0.count == 1 })
+        #expect(parts.dropFirst(4).allSatisfy { $0.count == expected })
+        array.dispose()
+        #expect(parts.prefix(min(count, 4)).allSatisfy { $0.count == 2 })
+        #expect(parts.dropFirst(4).allSatisfy { $0.count == 1 })
+    }
+
+    @Test func compositeDisposesMembersAndLateInsertions() {
+        let a = Counting(), b = Counting(), c = Counting(), late = Counting()
+        let composite = CompositeDisposable(a, b)
+        let key = composite.insert(c)
+        #expect(composite.count == 3)
+        composite.remove(for: key!)
+        #expect(c.count == 1, "remove(for:) disposes the removed member")
+        #expect(composite.count == 2)
+        composite.dispose()
+        #expect(a.count == 1 && b.count == 1 && composite.isDisposed)
+        #expect(composite.insert(late) == nil)
+        #expect(late.count == 1, "inserting into a disposed composite disposes at once")
+        composite.dispose()
+        #expect(a.count == 1)
+    }
+
+    @Test func serialDisposesThePreviousAndLateOnes() {
+        let serial = SerialDisposable()
+        let first = Counting(), second = Counting(), late = Counting()
+        serial.disposable = first
+        serial.disposable = second
+        #expect(first.count == 1 && second.count == 0)
+        serial.dispose()
+        #expect(second.count == 1 && serial.isDisposed)
+        serial.disposable = late
+        #expect(late.count == 1)
+    }
+
+    @Test func singleAssignmentDisposesOnSetWhenAlreadyDisposed() {
+        let early = SingleAssignmentDisposable()
+        let inner = Counting()
+        early.dispose()
+        #expect(early.isDisposed)
+        early.setDisposable(inner)
+        #expect(inner.count == 1)
+
+        let normal = SingleAssignmentDisposable()
+        let other = Counting()
+        normal.setDisposable(other)
+        #expect(other.count == 0)
+        normal.dispose()
+        normal.dispose()
+        #expect(other.count == 1)
+    }
+
+    @Test func booleanDisposableFlips() {
+        let boolean = BooleanDisposable()
+        #expect(!boolean.isDisposed)
+        boolean.dispose()
+        #expect(boolean.isDisposed)
+        #expect(BooleanDisposable(isDisposed: true).isDisposed)
+    }
+
+    @Test func refCountWaitsForEveryRetainedReference() {
+        let underlying = Counting()
+        let refCount = RefCountDisposable(disposable: underlying)
+        let first = refCount.retain()
+        let second = refCount.retain()
+        refCount.dispose()
+        #expect(underlying.count == 0 && !refCount.isDisposed)
+        first.dispose()
+        first.dispose()
+        #expect(underlying.count == 0, "disposing one reference twice counts once")
+        second.dispose()
+        #expect(underlying.count == 1 && refCount.isDisposed)
+        refCount.dispose()
+        #expect(underlying.count == 1)
+    }
+
+    @Test func refCountWithNoReferencesDisposesAtOnce() {
+        let underlying = Counting()
+        let refCount = RefCountDisposable(disposable: underlying)
+        refCount.dispose()
+        #expect(underlying.count == 1)
+    }
+
+    @Test func disposeBagDisposesOnDeinit() {
+        let a = Counting(), b = Counting()
+        do {
+            let bag = DisposeBag()
+            bag.insert(a)
+            b.disposed(by: bag)
+            #expect(a.count == 0 && b.count == 0)
+        }
+        #expect(a.count == 1 && b.count == 1)
+    }
+
+    @Test func disposeBagEndsSubscriptions() {
+        let subject = PublishSubject<Int>()
+        var bag = DisposeBag()
+        let got = Collected<Int>()
+        subject.subscribe(onNext: { got.append($0) }).disposed(by: bag)
+        subject.onNext(1)
+        bag = DisposeBag()
+        subject.onNext(2)
+        #expect(got.all == [1])
+        #expect(!subject.hasObservers)
+        _ = bag
+    }
+
+    @Test func disposeBagInitialisers() {
+        let a = Counting(), b = Counting(), c = Counting()
+        do {
+            _ = DisposeBag(disposing: a, b)
+            _ = DisposeBag(disposing: [c])
+        }
+        #expect(a.count == 1 && b.count == 1 && c.count == 1)
+    }
+
+    /// A subscribe handler that completes synchronously makes the sink dispose its
+    /// `SinkDisposer` before `setSinkAndSubscription`: the handler's disposable must still be
+    /// disposed, when it is handed over.
+    @Test func sinkDisposerDisposedBeforeSet() {
+        var handlerDisposed = 0
+        let observable = Observable<Int>.create { observer in
+            observer.onNext(1)
+            observer.onCompleted()
+            return Disposables.create { handlerDisposed += 1 }
+        }
+        let log = EventLog<Int>()
+        let subscription = observable.subscribe(log)
+        #expect(handlerDisposed == 1)
+        #expect(log.events == [.next(1), .completed])
+        subscription.dispose()
+        #expect(handlerDisposed == 1)
+    }
+
+    @Test func sinkDisposerDisposedAfterSetDisposesOnce() {
+        var handlerDisposed = 0
+        let observable = Observable<Int>.create { _ in Disposables.create { handlerDisposed += 1 } }
+        let subscription = observable.subscribe(onNext: { _ in })
+        #expect(handlerDisposed == 0)
+        subscription.dispose()
+        subscription.dispose()
+        #expect(handlerDisposed == 1)
+    }
+}

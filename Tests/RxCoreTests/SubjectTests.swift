@@ -1,0 +1,190 @@
+import RxCore
+import RxTesting
+import Testing
+
+/// Subscribes `observer` to `source` at `subscribe` and disposes at `dispose`, on `scheduler`.
+private func window<Source: ObservableType>(
+    _ scheduler: TestScheduler, _ source: Source, _ subscribe: TestTime, _ dispose: TestTime
+) -> TestableObserver<Source.Element> {
+    let observer = scheduler.createObserver(Source.Element.self)
+    var subscription: Disposable?
+    scheduler.scheduleAt(subscribe) { subscription = source.subscribe(observer) }
+    scheduler.scheduleAt(dispose) { subscription?.dispose(); subscription = nil }
+    return observer
+}
+
+@Suite(.serialized, .noLeaks)
+struct SubjectTests {
+    @Test func publishSendsOnlyWhatComesAfterSubscribing() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let subject = PublishSubject<Int>()
+        scheduler.scheduleAt(210) { subject.onNext(1) }
+        scheduler.scheduleAt(230) { subject.onNext(2) }
+        scheduler.scheduleAt(250) { subject.onNext(3) }
+        scheduler.scheduleAt(270) { subject.onCompleted() }
+        scheduler.scheduleAt(280) { subject.onNext(4) }
+        let early = window(scheduler, subject, 200, 1000)
+        let middle = window(scheduler, subject, 220, 240)
+        let late = window(scheduler, subject, 300, 1000)
+        scheduler.start()
+        #expect(early.events == [.next(210, 1), .next(230, 2), .next(250, 3), .completed(270)])
+        #expect(middle.events == [.next(230, 2)])
+        #expect(late.events == [.completed(300)], "a late subscriber gets only the stop event")
+    }
+
+    @Test func publishHasObserversAndDispose() {
+        let subject = PublishSubject<Int>()
+        #expect(!subject.hasObservers)
+        let subscription = subject.subscribe()
+        #expect(subject.hasObservers)
+        subscription.dispose()
+        #expect(!subject.hasObservers)
+        subject.dispose()
+        #expect(subject.isDisposed)
+        let log = EventLog<Int>()
+        _ = subject.subscribe(log)
+        #expect(log.events.count == 1)
+        if case .error(RxError.disposed)? = log.events.first {} else { Issue.record("expected RxError.disposed, got \(log.events)") }
+    }
+
+    @Test func behaviorStartsWithTheLatestValue() throws {
+        let scheduler = TestScheduler(initialClock: 0)
+        let subject = BehaviorSubject(value: 0)
+        scheduler.scheduleAt(210) { subject.onNext(1) }
+        scheduler.scheduleAt(230) { subject.onNext(2) }
+        scheduler.scheduleAt(260) { subject.onError(TestError()) }
+        let first = window(scheduler, subject, 200, 1000)
+        let second = window(scheduler, subject, 220, 1000)
+        let late = window(scheduler, subject, 300, 1000)
+        scheduler.start()
+        #expect(first.events == [.next(200, 0), .next(210, 1), .next(230, 2), .error(260, TestError())])
+        #expect(second.events == [.next(220, 1), .next(230, 2), .error(260, TestError())])
+        #expect(late.events == [.error(300, TestError())])
+        #expect(throws: TestError.self) { try subject.value() }
+    }
+
+    @Test func behaviorValue() throws {
+        let subject = BehaviorSubject(value: "a")
+        #expect(try subject.value() == "a")
+        subject.onNext("b")
+        #expect(try subject.value() == "b")
+        subject.onCompleted()
+        #expect(try subject.value() == "b", "completion keeps the last value")
+        subject.dispose()
+        #expect(throws: RxError.self) { try subject.value() }
+    }
+
+    @Test func replayBufferSizeKeepsTheLastN() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let subject = ReplaySubject<Int>.create(bufferSize: 2)
+        scheduler.scheduleAt(210) { subject.onNext(1) }
+        scheduler.scheduleAt(220) { subject.onNext(2) }
+        scheduler.scheduleAt(230) { subject.onNext(3) }
+        scheduler.scheduleAt(250) { subject.onCompleted() }
+        let during = window(scheduler, subject, 240, 1000)
+        let after = window(scheduler, subject, 300, 1000)
+        scheduler.start()
+        #expect(during.events == [.next(240, 2), .next(240, 3), .completed(250)])
+        #expect(after.events == [.next(300, 2), .next(300, 3), .completed(300)])
+    }
+
+    @Test func replayUnboundedKeepsEverything() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let subject = ReplaySubject<Int>.createUnbounded()
+        scheduler.scheduleAt(210) { subject.onNext(1) }
+        scheduler.scheduleAt(220) { subject.onNext(2) }
+        scheduler.scheduleAt(230) { subject.onError(TestError()) }
+        let late = window(scheduler, subject, 300, 1000)
+        scheduler.start()
+        #expect(late.events == [.next(300, 1), .next(300, 2), .error(300, TestError())])
+        #expect(!subject.hasObservers)
+    }
+
+    @Test func replayOfZeroReplaysOnlyTheStopEvent() {
+        let subject = ReplaySubject<Int>.create(bufferSize: 0)
+        subject.onNext(1)
+        let log = EventLog<Int>()
+        let subscription = subject.subscribe(log)
+        subject.onNext(2)
+        subject.onCompleted()
+        #expect(log.events == [.next(2), .completed])
+        subscription.dispose()
+    }
+
+    @Test func asyncSendsTheLastElementOnCompletion() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let subject = AsyncSubject<Int>()
+        scheduler.scheduleAt(210) { subject.onNext(1) }
+        scheduler.scheduleAt(220) { subject.onNext(2) }
+        scheduler.scheduleAt(250) { subject.onCompleted() }
+        let early = window(scheduler, subject, 200, 1000)
+        let late = window(scheduler, subject, 300, 1000)
+        scheduler.start()
+        #expect(early.events == [.next(250, 2), .completed(250)])
+        #expect(late.events == [.next(300, 2), .completed(300)])
+    }
+
+    @Test func asyncErrorSendsOnlyTheError() {
+        let subject = AsyncSubject<Int>()
+        let log = EventLog<Int>()
+        let subscription = subject.subscribe(log)
+        #expect(subject.hasObservers)
+        subject.onNext(1)
+        subject.onError(TestError())
+        subject.onNext(2)
+        #expect(log.events == [.error(TestError())])
+        #expect(!subject.hasObservers)
+        subscription.dispose()
+    }
+
+    @Test func asyncEmptyCompletes() {
+        let subject = AsyncSubject<Int>()
+        subject.onCompleted()
+        let log = EventLog<Int>()
+        _ = subject.subscribe(log)
+        #expect(log.events == [.completed])
+    }
+
+    @Test func publishRelayNeverEnds() {
+        let relay = PublishRelay<Int>()
+        let got = Collected<Event<Int>>()
+        #expect(!relay.hasObservers)
+        let subscription = relay.subscribe { got.append($0) }
+        #expect(relay.hasObservers)
+        relay.accept(1)
+        relay.accept(2)
+        subscription.dispose()
+        relay.accept(3)
+        #expect(got.all == [.next(1), .next(2)])
+        #expect(!relay.hasObservers)
+    }
+
+    @Test func behaviorRelayValueAndReplayOfTheLatest() {
+        let relay = BehaviorRelay(value: 1)
+        #expect(relay.value == 1)
+        relay.accept(2)
+        #expect(relay.value == 2)
+        let got = Collected<Int>()
+        let subscription = relay.asObservable().subscribe(onNext: { got.append($0) })
+        relay.accept(3)
+        #expect(got.all == [2, 3])
+        #expect(relay.value == 3)
+        #expect(relay.hasObservers)
+        subscription.dispose()
+        #expect(!relay.hasObservers)
+    }
+
+    @Test func subjectsCountAsResourcesByName() {
+        let before = Resources.snapshot()
+        let publish = PublishSubject<Int>()
+        let behavior = BehaviorSubject(value: 0)
+        let replay = ReplaySubject<Int>.create(bufferSize: 1)
+        let async = AsyncSubject<Int>()
+        let grown = Resources.snapshot().grown(since: before)
+        #expect(grown["PublishSubject"] == 1)
+        #expect(grown["BehaviorSubject"] == 1)
+        #expect(grown["ReplaySubject"] == 1)
+        #expect(grown["AsyncSubject"] == 1)
+        _ = (publish, behavior, replay, async)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import RxGraphviz
+import RxTrace
+
+/// The views on traces recorded from real runs of the core, not built by hand.
+@Suite(.serialized) struct RecordedTraceTests {
+    /// Runs `body` and checks that every core object it made is gone afterwards.
+    private func checkingNoLeaks<T>(_ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation) rethrows -> T {
+        let before = Resources.total
+        let result = try body()
+        #expect(Resources.total == before, "leaked \(Resources.total - before) core objects", sourceLocation: sourceLocation)
+        return result
+    }
+
+    @Test func referenceExampleDrawsAsTheDocumentsDescribe() throws {
+        var printed: [String] = []
+        let trace = checkingNoLeaks {
+            Trace.record {
+                let observable = Observable<String>.create { observer in
+                    observer.onNext("mojito")
+                    return Disposables.create()
+                }
+                let d = observable.subscribe(onNext: { printed.append($0) })
+                d.dispose()
+            }
+        }
+        #expect(printed == ["mojito"])
+        let structure = TraceStructure(trace)
+        #expect(structure.subscriptions.count == 1)
+        #expect(structure.byID[structure.subscriptions[0].root]?.type == "AnonymousObserver")
+        #expect(structure.observables.map { structure.byID[$0]!.type } == ["AnonymousObservable"])
+
+        let graph = try TraceRenderer.graph(of: trace, view: .graph).dotText
+        for type in ["AnonymousObservable", "AnonymousObserver", "SinkDisposer", "AnonymousObservableSink", "BinaryDisposable"] {
+            #expect(graph.contains("\(type)\\nRecordedTraceTests.swift:"), "graph lacks \(type)")
+        }
+        #expect(graph.contains("label=run") && graph.contains("label=forward") && graph.contains("label=owns"))
+        #expect(!graph.contains(Palette.leakedLine))
+
+        // The flow lists the calls in the documents' order.
+        let flow = try TraceRenderer.graph(of: trace, view: .flow).dotText
+        var rest = Substring(flow)
+        for call in ["subscribe", "schedule", "init", "run", "handler", "on", "forwardOn", "onCore", "setSinkAndSubscription", "dispose"] {
+            guard let range = rest.range(of: "<B>\(call)</B>") else {
+                Issue.record("flow lacks \(call) in order")
+                break
+            }
+            rest = rest[range.upperBound...]
+        }
+        for view in RenderView.allCases {
+            for format in [RenderFormat.svg, .png, .pdf] {
+                #expect(try !TraceRenderer.render(trace, view: view, format: format).isEmpty)
+            }
+        }
+    }
+
+    @Test func leakedSubscriptionIsRed() throws {
+        try checkingNoLeaks {
+            var kept: Disposable? = nil
+            let trace = Trace.record {
+                kept = Observable<String>.create { observer in
+                    observer.onNext("mojito")
+                    return Disposables.create()
+                }.subscribe(onNext: { _ in })
+            }
+            let graph = try TraceRenderer.graph(of: trace, view: .graph).dotText
+            #expect(graph.contains(Palette.leakedLine))
+            #expect(!TraceLeakReport(trace).isEmpty)
+            kept?.dispose()
+            kept = nil
+        }
+    }
+
+    @Test func mapOverASubjectGivesMarbles() throws {
+        let trace = checkingNoLeaks {
+            Trace.record {
+                let subject = PublishSubject<Int>()
+                let d = subject.map { $0 * 10 }.subscribe(onNext: { _ in })
+                subject.onNext(1)
+                subject.onNext(2)
+                subject.onCompleted()
+                d.dispose()
+            }
+        }
+        let marbles = try TraceRenderer.graph(of: trace, view: .marbles).dotText
+        for value in ["(1)", "(2)", "(10)", "(20)", "<B>|</B>"] { #expect(marbles.contains(value), "marbles lack \(value)") }
+        let graph = try TraceRenderer.graph(of: trace, view: .graph).dotText
+        #expect(graph.contains("PublishSubject") && graph.contains("MapSink"))
+        #expect(try TraceRenderer.render(trace, view: .resources, format: .svg).count > 0)
+        #expect(TraceLeakReport(trace).isEmpty)
+    }
+
+    @Test func operatorChainIsOneSubscriptionWithoutInnerOnes() throws {
+        var printed: [Int] = []
+        let trace = checkingNoLeaks {
+            Trace.record {
+                let d = Observable.of(1, 2).map { $0 * 10 }.filter { $0 > 10 }.subscribe(onNext: { printed.append($0) })
+                d.dispose()
+            }
+        }
+        #expect(printed == [20])
+        let structure = TraceStructure(trace)
+        #expect(structure.subscriptions.count == 1)
+        #expect(structure.subscriptions[0].inner.isEmpty)
+        #expect(structure.observables.map { structure.byID[$0]!.type } == ["ObservableSequence", "Map", "Filter"])
+        let marbles = try TraceRenderer.graph(of: trace, view: .marbles).dotText
+        for value in ["(1)", "(2)", "(10)", "(20)"] { #expect(marbles.contains(value), "marbles lack \(value)") }
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+import Testing
+import RxTrace
+
+/// `flatMap` and `share(replay:)`: inner subscriptions and shared connections are part of the graph.
+@Suite(.serialized) struct InnerSubscriptionTests {
+    let file = "InnerSubscriptionTests.swift"
+
+    @Test func flatMapInnerSubscriptions() {
+        var printed: [String] = []
+        var la: UInt = 0, lb: UInt = 0, lc: UInt = 0, ld: UInt = 0
+        let trace = checkingNoLeaks {
+            Trace.record {
+                la = #line; let outer = PublishSubject<Int>()
+                lb = #line; let flat = outer.flatMap { value in
+                    lc = #line; return Observable.of("\(value)a", "\(value)b")
+                }
+                ld = #line; let d = flat.subscribe(onNext: { printed.append($0) })
+                outer.onNext(1)
+                outer.onNext(2)
+                outer.onCompleted()
+                d.dispose()
+            }
+        }
+        #expect(nodeLines(trace) == [
+            "1 subject PublishSubject \(file):\(la)",
+            "2 producer FlatMap \(file):\(lb)",
+            "3 observer AnonymousObserver \(file):\(ld)",
+            "4 disposable SinkDisposer \(file):\(ld)",
+            "5 disposable CompositeDisposable \(file):\(ld)",
+            "6 disposable SingleAssignmentDisposable \(file):\(ld)",
+            "7 sink MergeSink \(file):\(ld)",
+            "8 disposable SubscriptionDisposable \(file):\(ld)",
+            "9 disposable BinaryDisposable \(file):\(ld)",
+            "10 producer ObservableSequence \(file):\(lc)",
+            "11 disposable SingleAssignmentDisposable \(file):\(ld)",
+            "12 observer MergeInnerObserver \(file):\(ld)",
+            "13 disposable SinkDisposer \(file):\(ld)",
+            "14 sink ObservableSequenceSink \(file):\(ld)",
+            "15 producer ObservableSequence \(file):\(lc)",
+            "16 disposable SingleAssignmentDisposable \(file):\(ld)",
+            "17 observer MergeInnerObserver \(file):\(ld)",
+            "18 disposable SinkDisposer \(file):\(ld)",
+            "19 sink ObservableSequenceSink \(file):\(ld)",
+        ])
+        #expect(edgeLines(trace) == [
+            "2 -run-> 7",
+            "2 -source-> 1",
+            "4 -owns-> 5",
+            "4 -owns-> 7",
+            "5 -owns-> 11",
+            "5 -owns-> 16",
+            "5 -owns-> 6",
+            "6 -owns-> 8",
+            "7 -forward-> 3",
+            "7 -subscribes-> 1",
+            "9 -owns-> 4",
+            "10 -run-> 14",
+            "11 -owns-> 13",
+            "12 -forward-> 7",
+            "13 -owns-> 14",
+            "14 -forward-> 12",
+            "15 -run-> 19",
+            "16 -owns-> 18",
+            "17 -forward-> 7",
+            "18 -owns-> 19",
+            "19 -forward-> 17",
+        ])
+        #expect(stepLines(trace) == [
+            "subscribe 3→2 subscribe(3)",
+            "schedule 2→0 CurrentThreadScheduler",
+            "init 2→4 SinkDisposer",
+            "run 2→2 run(observer: 3, cancel: 4)",
+            "init 2→7",
+            "subscribe 7→1 subscribe(7)",
+            "setSinkAndSubscription 2→4 sink: 7, subscription: 5",
+            "on 0→1 next(1)",
+            "forwardOn 1→7 next(1)",
+            "subscribe 12→10 subscribe(12)",
+            "schedule 10→0 CurrentThreadScheduler",
+            "init 10→13 SinkDisposer",
+            "run 10→10 run(observer: 12, cancel: 13)",
+            "init 10→14",
+            "setSinkAndSubscription 10→13 sink: 14, subscription: 0",
+            "forwardOn 14→12 next(1a)",
+            "on 0→12 next(1a)",
+            "onCore 0→12 next(1a)",
+            "forwardOn 7→3 next(1a)",
+            "on 0→3 next(1a)",
+            "onCore 0→3 next(1a)",
+            "forwardOn 14→12 next(1b)",
+            "on 0→12 next(1b)",
+            "onCore 0→12 next(1b)",
+            "forwardOn 7→3 next(1b)",
+            "on 0→3 next(1b)",
+            "onCore 0→3 next(1b)",
+            "forwardOn 14→12 completed",
+            "on 0→12 completed",
+            "onCore 0→12 completed",
+            "dispose 13→14",
+            "on 0→1 next(2)",
+            "forwardOn 1→7 next(2)",
+            "subscribe 17→15 subscribe(17)",
+            "schedule 15→0 CurrentThreadScheduler",
+            "init 15→18 SinkDisposer",
+            "run 15→15 run(observer: 17, cancel: 18)",
+            "init 15→19",
+            "setSinkAndSubscription 15→18 sink: 19, subscription: 0",
+            "forwardOn 19→17 next(2a)",
+            "on 0→17 next(2a)",
+            "onCore 0→17 next(2a)",
+            "forwardOn 7→3 next(2a)",
+            "on 0→3 next(2a)",
+            "onCore 0→3 next(2a)",
+            "forwardOn 19→17 next(2b)",
+            "on 0→17 next(2b)",
+            "onCore 0→17 next(2b)",
+            "forwardOn 7→3 next(2b)",
+            "on 0→3 next(2b)",
+            "onCore 0→3 next(2b)",
+            "forwardOn 19→17 completed",
+            "on 0→17 completed",
+            "onCore 0→17 completed",
+            "dispose 18→19",
+            "on 0→1 completed",
+            "forwardOn 1→7 completed",
+            "forwardOn 7→3 completed",
+            "on 0→3 completed",
+            "onCore 0→3 completed",
+            "dispose 4→7",
+            "dispose 4→5",
+            "dispose 5→6",
+            "dispose 9→4",
+        ])
+        #expect(printed == ["1a", "1b", "2a", "2b"])
+        // Each inner `of` is a subscription of its own, owned by the merge group (5) through a
+        // SingleAssignmentDisposable, its observer forwarding into the MergeSink (7).
+        #expect(Trace.leaks(in: trace).isEmpty)
+    }
+
+    @Test func shareReplay() {
+        var first: [Int] = [], second: [Int] = []
+        var la: UInt = 0, lb: UInt = 0, lc: UInt = 0, ld: UInt = 0
+        let trace = checkingNoLeaks {
+            Trace.record {
+                la = #line; let subject = PublishSubject<Int>()
+                lb = #line; let shared = subject.map { $0 * 2 }.share(replay: 1)
+                lc = #line; let d1 = shared.subscribe(onNext: { first.append($0) })
+                subject.onNext(1)
+                ld = #line; let d2 = shared.subscribe(onNext: { second.append($0) })
+                subject.onNext(2)
+                d1.dispose()
+                d2.dispose()
+            }
+        }
+        #expect(nodeLines(trace) == [
+            "1 subject PublishSubject \(file):\(la)",
+            "2 producer Map \(file):\(lb)",
+            "3 observable ConnectableObservableAdapter \(file):\(lb)",
+            "4 producer RefCount \(file):\(lb)",
+            "5 observer AnonymousObserver \(file):\(lc)",
+            "6 disposable SinkDisposer \(file):\(lc)",
+            "7 sink RefCountSink \(file):\(lc)",
+            "8 subject ReplaySubject \(file):\(lb)",
+            "9 disposable SubscriptionDisposable \(file):\(lc)",
+            "10 disposable SingleAssignmentDisposable \(file):\(lc)",
+            "11 observer MulticastConnection \(file):\(lc)",
+            "12 disposable SinkDisposer \(file):\(lc)",
+            "13 sink MapSink \(file):\(lc)",
+            "14 disposable SubscriptionDisposable \(file):\(lc)",
+            "15 disposable AnonymousDisposable \(file):\(lc)",
+            "16 disposable BinaryDisposable \(file):\(lc)",
+            "17 observer AnonymousObserver \(file):\(ld)",
+            "18 disposable SinkDisposer \(file):\(ld)",
+            "19 sink RefCountSink \(file):\(ld)",
+            "20 disposable SubscriptionDisposable \(file):\(ld)",
+            "21 disposable AnonymousDisposable \(file):\(ld)",
+            "22 disposable BinaryDisposable \(file):\(ld)",
+        ])
+        #expect(edgeLines(trace) == [
+            "2 -run-> 13",
+            "2 -source-> 1",
+            "3 -source-> 2",
+            "4 -run-> 19",
+            "4 -run-> 7",
+            "4 -source-> 3",
+            "6 -owns-> 15",
+            "6 -owns-> 7",
+            "7 -forward-> 5",
+            "7 -subscribes-> 8",
+            "10 -owns-> 12",
+            "11 -forward-> 8",
+            "12 -owns-> 13",
+            "12 -owns-> 14",
+            "13 -forward-> 11",
+            "13 -subscribes-> 1",
+            "16 -owns-> 6",
+            "18 -owns-> 19",
+            "18 -owns-> 21",
+            "19 -forward-> 17",
+            "19 -subscribes-> 8",
+            "22 -owns-> 18",
+        ])
+        #expect(stepLines(trace) == [
+            "subscribe 5→4 subscribe(5)",
+            "schedule 4→0 CurrentThreadScheduler",
+            "init 4→6 SinkDisposer",
+            "run 4→4 run(observer: 5, cancel: 6)",
+            "init 4→7",
+            "subscribe 7→8 subscribe(7)",
+            "subscribe 11→2 subscribe(11)",
+            "init 2→12 SinkDisposer",
+            "run 2→2 run(observer: 11, cancel: 12)",
+            "init 2→13",
+            "subscribe 13→1 subscribe(13)",
+            "setSinkAndSubscription 2→12 sink: 13, subscription: 14",
+            "setSinkAndSubscription 4→6 sink: 7, subscription: 15",
+            "on 0→1 next(1)",
+            "forwardOn 1→13 next(1)",
+            "forwardOn 13→11 next(2)",
+            "on 0→11 next(2)",
+            "onCore 0→11 next(2)",
+            "on 0→8 next(2)",
+            "forwardOn 8→7 next(2)",
+            "forwardOn 7→5 next(2)",
+            "on 0→5 next(2)",
+            "onCore 0→5 next(2)",
+            "subscribe 17→4 subscribe(17)",
+            "schedule 4→0 CurrentThreadScheduler",
+            "init 4→18 SinkDisposer",
+            "run 4→4 run(observer: 17, cancel: 18)",
+            "init 4→19",
+            "subscribe 19→8 subscribe(19)",
+            "forwardOn 19→17 next(2)",
+            "on 0→17 next(2)",
+            "onCore 0→17 next(2)",
+            "setSinkAndSubscription 4→18 sink: 19, subscription: 21",
+            "on 0→1 next(2)",
+            "forwardOn 1→13 next(2)",
+            "forwardOn 13→11 next(4)",
+            "on 0→11 next(4)",
+            "onCore 0→11 next(4)",
+            "on 0→8 next(4)",
+            "forwardOn 8→7 next(4)",
+            "forwardOn 7→5 next(4)",
+            "on 0→5 next(4)",
+            "onCore 0→5 next(4)",
+            "forwardOn 8→19 next(4)",
+            "forwardOn 19→17 next(4)",
+            "on 0→17 next(4)",
+            "onCore 0→17 next(4)",
+            "dispose 16→6",
+            "dispose 6→7",
+            "dispose 6→15",
+            "dispose 22→18",
+            "dispose 18→19",
+            "dispose 18→21",
+            "dispose 12→13",
+            "dispose 12→14",
+        ])
+        #expect(first == [2, 4])
+        #expect(second == [2, 4])
+        // One connection (MulticastConnection 11 → ReplaySubject 8) serves both RefCountSinks.
+        #expect(Trace.leaks(in: trace).isEmpty)
+    }
+}
