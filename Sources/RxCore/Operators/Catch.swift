@@ -61,6 +61,10 @@ final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         return subscription
     }
 
+    func onNext(_ element: Element) {
+        forwardNext(element)
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next:

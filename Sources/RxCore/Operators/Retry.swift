@@ -98,6 +98,10 @@ final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         }
     }
 
+    func onNext(_ element: Element) {
+        forwardNext(element)
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next:
@@ -192,6 +196,10 @@ final class RetryWhenSink<Observer: ObserverType, Error: Swift.Error>: Sink<Obse
             sourceSubscription.disposable = attempt
             attempt.setDisposable(source.subscribe(self))
         }
+    }
+
+    func onNext(_ element: Element) {
+        forwardNext(element)
     }
 
     func on(_ event: Event<Element>) {
