@@ -86,6 +86,26 @@ example("leak made visible") {
     print("after dispose:", growth(since: before))
 }
 
+// The same, read from a trace: RxTrace's leak report names what was left alive and the line
+// that made it. The sequence that completed is not reported; the forgotten subscription is.
+example("leak report") {
+    let subject = PublishSubject<Int>()
+    var forgotten: Disposable?
+    let trace = Diagrams.trace {
+        _ = Observable.of(1, 2, 3).map { $0 * 2 }.subscribe(onNext: { _ in })
+        forgotten = subject.map { $0 * 2 }.subscribe(onNext: { _ in })
+    }
+    for leak in Diagrams.leaks(in: trace) {
+        print("\(leak.callSite): \(leak.types.joined(separator: ", "))")
+    }
+    forgotten?.dispose()
+    let disposedInTime = Diagrams.trace {
+        let subscription = subject.map { $0 * 2 }.subscribe(onNext: { _ in })
+        subscription.dispose()
+    }
+    print("disposed in time:", Diagrams.leaks(in: disposedInTime).isEmpty ? "no leaks" : "leaks")
+}
+
 // Completion frees a subscription too: a finished sequence leaves nothing behind even when
 // the returned Disposable is ignored.
 example("completion releases") {

@@ -22,6 +22,10 @@ public enum DiagramOutput {
             let process = Process()
             process.executableURL = rxtrace
             process.arguments = ["render", traceFile.path, "--view", view, "--format", "svg", "-o", url.path]
+            // rxtrace links the core: without this it would record itself into our RXTRACE file.
+            var environment = ProcessInfo.processInfo.environment
+            environment["RXTRACE"] = nil
+            process.environment = environment
             let errors = Pipe()
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice

@@ -1,5 +1,6 @@
 import Foundation
 import RxCore
+import RxTrace
 
 /// The diagrams of a chapter's main examples.
 ///
@@ -43,6 +44,11 @@ public enum Diagrams {
         guard let directory else { return body() }
         let document = trace(meta: ["example": name], body)
         let base = directory.appendingPathComponent(slug(name))
+        // A second run replaces the files of the first; views this run does not draw (a view
+        // that did not fit) must not survive from an earlier run, so all are removed first.
+        for suffix in ["trace.json", "graph.svg", "flow.svg", "flow.txt", "marbles.svg", "graph.dot", "marbles.txt"] {
+            try? FileManager.default.removeItem(at: base.appendingPathExtension(suffix))
+        }
         do {
             try document.write(to: base.appendingPathExtension("trace.json"))
             for view in views {
@@ -82,5 +88,16 @@ extension Diagrams {
         body()
         Tracing.tracer = outer
         return recorder.snapshot(meta: meta)
+    }
+}
+
+extension Diagrams {
+    /// What `trace` left alive, per call site, as RxTrace's leak report groups it: each call
+    /// site with the types of the nodes made there that were never disposed nor terminated.
+    /// Node ids are left out so the lines read the same in any recording.
+    public static func leaks(in trace: TraceDocument) -> [(callSite: String, types: [String])] {
+        Trace.leaks(in: trace).groups.map { group in
+            (group.callSite, group.nodes.map(\.type))
+        }
     }
 }

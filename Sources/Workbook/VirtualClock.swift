@@ -21,7 +21,14 @@ public final class VirtualClock {
     }
 
     /// Subscriptions that live as long as the clock runs: disposed when `onVirtualTime` ends.
-    public private(set) var disposeBag = DisposeBag()
+    public var disposeBag: DisposeBag {
+        if let bag { return bag }
+        let made = DisposeBag()
+        bag = made
+        return made
+    }
+
+    private var bag: DisposeBag?
 
     /// Milliseconds since the clock started.
     public var now: Int { scheduler.clock }
@@ -50,7 +57,7 @@ public final class VirtualClock {
 
     fileprivate func run() {
         scheduler.start()
-        disposeBag = DisposeBag()
+        bag = nil
     }
 
     fileprivate static func push(_ clock: VirtualClock?) -> VirtualClock? {

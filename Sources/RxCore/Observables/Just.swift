@@ -21,7 +21,7 @@ final class Just<Element>: Producer<Element> {
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
-        observer.on(.next(element))
+        observer.onNext(element)
         observer.on(.completed)
         return Disposables.create()
     }

@@ -38,17 +38,28 @@ final class AmbSink<Observer: ObserverType>: Sink<Observer> {
         return all
     }
 
+    fileprivate func onNext(_ element: Element, from index: Int) {
+        lock.lock(); defer { lock.unlock() }
+        if isWinner(index) { forwardNext(element) }
+    }
+
     fileprivate func on(_ event: Event<Element>, from index: Int) {
         lock.lock(); defer { lock.unlock() }
+        guard isWinner(index) else { return }
+        forwardOn(event)
+        if event.isStopEvent { dispose() }
+    }
+
+    /// Whether source `index` is the winner, making it the winner if nobody spoke yet (and
+    /// disposing the others). Called under `lock`.
+    private func isWinner(_ index: Int) -> Bool {
         if winner == nil {
             winner = index
             for (other, subscription) in subscriptions.enumerated() where other != index {
                 subscription.dispose()
             }
         }
-        guard winner == index else { return }
-        forwardOn(event)
-        if event.isStopEvent { dispose() }
+        return winner == index
     }
 }
 
@@ -60,6 +71,11 @@ final class AmbObserver<Observer: ObserverType>: ObserverBase<Observer.Element> 
         self.parent = parent
         self.index = index
         super.init(counter: ResourceCounter.named("AmbObserver"))
+        traceEdge(traceID, parent.traceID, .forward)
+    }
+
+    override func onNextCore(_ element: Observer.Element) {
+        parent.onNext(element, from: index)
     }
 
     override func onCore(_ event: Event<Observer.Element>) {

@@ -48,8 +48,14 @@ final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>
         let id = windowID
         let current = buffer
         buffer = []
-        forwardOn(.next(current))
+        forwardNext(current)
         createTimer(id)
+    }
+
+    func onNext(_ element: Element) {
+        lock.lock(); defer { lock.unlock() }
+        buffer.append(element)
+        if buffer.count == count { startNewWindowAndSendCurrentOne() }
     }
 
     func on(_ event: Event<Element>) {
@@ -139,6 +145,10 @@ final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>
         subject.on(.completed)
         subject = PublishSubject()
         forwardOn(.next(RefCountedObservable(source: subject, refCount: refCount)))
+    }
+
+    func onNext(_ element: Element) {
+        on(.next(element))
     }
 
     func on(_ event: Event<Element>) {

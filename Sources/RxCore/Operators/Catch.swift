@@ -33,6 +33,7 @@ final class CatchSinkProxy<Observer: ObserverType>: ObserverBase<Observer.Elemen
     init(parent: CatchSink<Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("CatchSinkProxy"))
+        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Observer.Element>) {

@@ -31,7 +31,10 @@ protocol CombiningStateMachine {
 /// Receives the events of the sources of a combining sink, tagged with the source's index.
 protocol CombiningReceiver<Value>: AnyObject {
     associatedtype Value
+    /// The receiving sink's trace node.
+    var traceID: UInt64 { get }
     func receive(_ event: Event<Value>, from index: Int)
+    func receiveNext(_ value: Value, from index: Int)
 }
 
 /// One source of `combineLatest`/`zip`, with its elements converted to the slot type.
@@ -64,11 +67,16 @@ final class CombiningObserver<Element, Value>: ObserverBase<Element> {
         self.index = index
         self.convert = convert
         super.init(counter: counter)
+        traceEdge(traceID, receiver.traceID, .forward)
+    }
+
+    override func onNextCore(_ element: Element) {
+        receiver.receiveNext(convert(element), from: index)
     }
 
     override func onCore(_ event: Event<Element>) {
         switch event {
-        case .next(let element): receiver.receive(.next(convert(element)), from: index)
+        case .next(let element): receiver.receiveNext(convert(element), from: index)
         case .error(let error): receiver.receive(.error(error), from: index)
         case .completed: receiver.receive(.completed, from: index)
         }
@@ -108,6 +116,11 @@ class CombiningSink<Machine: CombiningStateMachine, Observer: ObserverType>: Sin
         return all
     }
 
+    final func receiveNext(_ value: Value, from index: Int) {
+        gate.lock(); defer { gate.unlock() }
+        perform(machine.withLock { $0.next(value, at: index) }, error: nil)
+    }
+
     final func receive(_ event: Event<Value>, from index: Int) {
         gate.lock(); defer { gate.unlock() }
         switch event {
@@ -126,7 +139,7 @@ class CombiningSink<Machine: CombiningStateMachine, Observer: ObserverType>: Sin
             break
         case .emit(let values):
             do {
-                forwardOn(.next(try combine(values)))
+                forwardNext(try combine(values))
             } catch {
                 _ = machine.withLock { $0.failed() }
                 forwardOn(.error(error))

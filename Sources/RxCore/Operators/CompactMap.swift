@@ -20,6 +20,14 @@ final class CompactMapSink<SourceType, Observer: ObserverType>: Sink<Observer>, 
         super.init(observer: observer, cancel: cancel, counter: .compactMapSink)
     }
 
+    func onNext(_ element: SourceType) {
+        do {
+            if let mapped = try transform(element) { forwardNext(mapped) }
+        } catch {
+            forwardErrorAndDispose(error)
+        }
+    }
+
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let element):

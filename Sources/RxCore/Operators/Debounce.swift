@@ -95,6 +95,10 @@ final class DebounceSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         Disposables.create(source.subscribe(self), timer)
     }
 
+    func onNext(_ element: Element) {
+        on(.next(element))
+    }
+
     func on(_ event: Event<Element>) {
         gate.lock(); defer { gate.unlock() }
         switch event {
@@ -125,7 +129,7 @@ final class DebounceSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
                 return Disposables.create()
             }
         case .send(let element):
-            forwardOn(.next(element))
+            forwardNext(element)
         case .complete(let flush):
             if let flush { forwardOn(.next(flush)) }
             forwardOn(.completed)

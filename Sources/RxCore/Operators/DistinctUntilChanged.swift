@@ -36,7 +36,9 @@ final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<Observer
 
     private let selector: (Element) throws -> Key
     private let comparer: (Key, Key) throws -> Bool
-    private var currentKey: Key?
+    /// The last key, boxed: a class reference's optional needs no generic metadata to test,
+    /// where `Key?` would cost a lookup on every element.
+    private var currentKey: DistinctKeyBox<Key>?
 
     init(selector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool, observer: Observer, cancel: Cancelable) {
         self.selector = selector
@@ -44,18 +46,25 @@ final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<Observer
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("DistinctUntilChangedSink"))
     }
 
+    func onNext(_ value: Element) {
+        do {
+            let key = try selector(value)
+            if let current = currentKey {
+                if try comparer(current.value, key) { return }
+                current.value = key
+            } else {
+                currentKey = DistinctKeyBox(key)
+            }
+            forwardNext(value)
+        } catch {
+            forwardErrorAndDispose(error)
+        }
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let value):
-            do {
-                let key = try selector(value)
-                if let currentKey, try comparer(currentKey, key) { return }
-                currentKey = key
-                forwardOn(event)
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
+            onNext(value)
         case .error, .completed:
             forwardOn(event)
             dispose()
@@ -81,4 +90,9 @@ final class DistinctUntilChanged<Element, Key>: Producer<Element> {
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
     }
+}
+
+final class DistinctKeyBox<Key> {
+    var value: Key
+    init(_ value: Key) { self.value = value }
 }

@@ -44,15 +44,19 @@ final class ElementAtSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("ElementAtSink"))
     }
 
+    func onNext(_ element: Element) {
+        if remaining == 0 {
+            forwardNext(element)
+            forwardOn(.completed)
+            dispose()
+        }
+        remaining -= 1
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
-        case .next:
-            if remaining == 0 {
-                forwardOn(event)
-                forwardOn(.completed)
-                dispose()
-            }
-            remaining -= 1
+        case .next(let element):
+            onNext(element)
         case .error:
             forwardOn(event)
             dispose()
@@ -90,12 +94,16 @@ final class FirstSink<SourceType, Observer: ObserverType>: Sink<Observer>, Obser
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("FirstSink"))
     }
 
+    func onNext(_ value: SourceType) {
+        forwardNext(value)
+        forwardOn(.completed)
+        dispose()
+    }
+
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let value):
-            forwardOn(.next(value))
-            forwardOn(.completed)
-            dispose()
+            onNext(value)
         case .error(let error):
             forwardOn(.error(error))
             dispose()
@@ -136,23 +144,25 @@ final class SingleAsyncSink<Observer: ObserverType>: Sink<Observer>, ObserverTyp
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SingleAsyncSink"))
     }
 
+    func onNext(_ value: Element) {
+        do {
+            if let predicate, try !predicate(value) { return }
+        } catch {
+            forwardErrorAndDispose(error)
+            return
+        }
+        if seenValue {
+            forwardErrorAndDispose(RxError.moreThanOneElement)
+            return
+        }
+        seenValue = true
+        forwardNext(value)
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let value):
-            do {
-                if let predicate, try !predicate(value) { return }
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-                return
-            }
-            if seenValue {
-                forwardOn(.error(RxError.moreThanOneElement))
-                dispose()
-                return
-            }
-            seenValue = true
-            forwardOn(event)
+            onNext(value)
         case .error:
             forwardOn(event)
             dispose()

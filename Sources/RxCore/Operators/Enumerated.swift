@@ -18,18 +18,21 @@ final class EnumeratedSink<SourceType, Observer: ObserverType>: Sink<Observer>, 
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("EnumeratedSink"))
     }
 
+    func onNext(_ element: SourceType) {
+        let (next, overflow) = index.addingReportingOverflow(1)
+        if overflow {
+            forwardErrorAndDispose(RxError.overflow)
+            return
+        }
+        let current = index
+        index = next
+        forwardNext((index: current, element: element))
+    }
+
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let element):
-            let (next, overflow) = index.addingReportingOverflow(1)
-            if overflow {
-                forwardOn(.error(RxError.overflow))
-                dispose()
-                return
-            }
-            let current = index
-            index = next
-            forwardOn(.next((index: current, element: element)))
+            onNext(element)
         case .error(let error):
             forwardOn(.error(error))
             dispose()

@@ -49,6 +49,10 @@ final class GroupBySink<Key: Hashable, Element, Observer: ObserverType>: Sink<Ob
         return refCount
     }
 
+    func onNext(_ value: Element) {
+        on(.next(value))
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let value):

@@ -15,6 +15,8 @@ final class IgnoreElementsSink<SourceType, Observer: ObserverType>: Sink<Observe
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("IgnoreElementsSink"))
     }
 
+    func onNext(_ element: SourceType) {}
+
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next:

@@ -20,6 +20,10 @@ final class MaterializeSink<SourceType, Observer: ObserverType>: Sink<Observer>,
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("MaterializeSink"))
     }
 
+    func onNext(_ element: SourceType) {
+        forwardNext(.next(element))
+    }
+
     func on(_ event: Event<SourceType>) {
         forwardOn(.next(event))
         if event.isStopEvent {

@@ -57,18 +57,24 @@ extension ObservableType {
 /// Events arrive from the outer source and from every inner one, possibly on several threads
 /// and possibly re-entrantly (an inner source fed from a subscriber downstream). A recursive
 /// lock serializes them, as in RxSwift, so downstream sees `next* (error | completed)?`.
+///
+/// The running inner observers form an intrusive doubly linked list (RxSwift keeps them in a
+/// `CompositeDisposable`): adding and removing one costs no allocation and no hashing, which is
+/// most of the cost of a short-lived inner such as `just`.
 final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Source.Element {
     typealias Element = SourceElement
     typealias ResultElement = Source.Element
+    typealias Inner = MergeInnerObserver<SourceElement, Source, Observer>
 
     fileprivate let lock = NSRecursiveLock()
     private let selector: (SourceElement) throws -> Source
     private let firstOnly: Bool
-    fileprivate let group = CompositeDisposable()
     private let sourceSubscription = SingleAssignmentDisposable()
     // Guarded by `lock`.
     private var activeCount = 0
     private var stopped = false
+    private var innersDisposed = false
+    fileprivate var head: Inner?
 
     init(selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool, observer: Observer, cancel: Cancelable) {
         self.selector = selector
@@ -77,9 +83,8 @@ final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer
     }
 
     func run(_ source: Observable<SourceElement>) -> Disposable {
-        _ = group.insert(sourceSubscription)
         sourceSubscription.setDisposable(source.subscribe(self))
-        return group
+        return Disposables.create(with: disposeAll)
     }
 
     /// Static `merge`: every source is an inner one and the "outer" is already complete.
@@ -91,32 +96,35 @@ final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer
         if sources.isEmpty {
             forwardOn(.completed)
             dispose()
-            return group
+        } else {
+            for source in sources { subscribeInner(source) }
         }
-        for source in sources { subscribeInner(source) }
-        return group
+        return Disposables.create(with: disposeAll)
+    }
+
+    func onNext(_ element: SourceElement) {
+        lock.lock()
+        if firstOnly && activeCount > 0 {
+            lock.unlock()
+            return
+        }
+        let inner: Source
+        do {
+            inner = try selector(element)
+        } catch {
+            forwardErrorAndDispose(error)
+            lock.unlock()
+            return
+        }
+        activeCount += 1
+        lock.unlock()
+        subscribeInner(inner.asObservable())
     }
 
     func on(_ event: Event<SourceElement>) {
         switch event {
         case .next(let element):
-            lock.lock()
-            if firstOnly && activeCount > 0 {
-                lock.unlock()
-                return
-            }
-            let inner: Source
-            do {
-                inner = try selector(element)
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-                lock.unlock()
-                return
-            }
-            activeCount += 1
-            lock.unlock()
-            subscribeInner(inner.asObservable())
+            onNext(element)
         case .error(let error):
             lock.lock(); defer { lock.unlock() }
             forwardOn(.error(error))
@@ -134,33 +142,83 @@ final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer
     }
 
     private func subscribeInner(_ source: Observable<ResultElement>) {
-        let subscription = SingleAssignmentDisposable()
-        guard let key = group.insert(subscription) else { return }
-        let observer = MergeInnerObserver(parent: self, key: key)
-        subscription.setDisposable(source.subscribe(observer))
+        let inner = Inner(parent: self)
+        lock.lock()
+        if innersDisposed {
+            lock.unlock()
+            return
+        }
+        inner.next = head
+        head?.previous = inner
+        head = inner
+        lock.unlock()
+
+        let subscription = source.subscribe(inner)
+        if inner.traceID != 0 { traceEdge(inner.traceID, traceNodeID(of: subscription), .owns) }
+
+        lock.lock()
+        // The inner may have finished (or everything may have been disposed) during subscribe.
+        let disposeNow = inner.finished || innersDisposed
+        if !disposeNow { inner.subscription = subscription }
+        lock.unlock()
+        if disposeNow { subscription.dispose() }
+    }
+
+    /// Takes `inner` out of the list and returns its subscription. Called under `lock`.
+    fileprivate func unlink(_ inner: Inner) -> Disposable? {
+        if inner.finished { return nil }
+        inner.finished = true
+        if let previous = inner.previous { previous.next = inner.next } else if head === inner { head = inner.next }
+        inner.next?.previous = inner.previous
+        inner.previous = nil
+        inner.next = nil
+        let subscription = inner.subscription
+        inner.subscription = nil
+        return subscription
     }
 
     /// An inner source completed. Called under `lock`.
-    fileprivate func innerCompleted(_ key: CompositeDisposable.DisposeKey) {
-        group.remove(for: key)
+    fileprivate func innerCompleted(_ inner: Inner) {
+        unlink(inner)?.dispose()
         activeCount -= 1
         if stopped && activeCount == 0 {
             forwardOn(.completed)
             dispose()
         }
     }
+
+    /// The subscription `run` returns: disposes the outer subscription and every inner one.
+    private func disposeAll() {
+        sourceSubscription.dispose()
+        var subscriptions: [Disposable] = []
+        lock.lock()
+        innersDisposed = true
+        while let inner = head {
+            if let subscription = unlink(inner) { subscriptions.append(subscription) }
+        }
+        lock.unlock()
+        for subscription in subscriptions { subscription.dispose() }
+    }
 }
 
-/// Subscribed to one inner source of a `MergeSink`.
+/// Subscribed to one inner source of a `MergeSink`; a node of the sink's list of running inners.
 final class MergeInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: ObserverBase<Source.Element> where Observer.Element == Source.Element {
     private let parent: MergeSink<SourceElement, Source, Observer>
-    private let key: CompositeDisposable.DisposeKey
+    // Guarded by the parent's lock.
+    fileprivate var previous: MergeInnerObserver?
+    fileprivate var next: MergeInnerObserver?
+    fileprivate var subscription: Disposable?
+    fileprivate var finished = false
 
-    init(parent: MergeSink<SourceElement, Source, Observer>, key: CompositeDisposable.DisposeKey) {
+    init(parent: MergeSink<SourceElement, Source, Observer>) {
         self.parent = parent
-        self.key = key
         super.init(counter: .mergeInnerObserver)
         traceEdge(traceID, parent.traceID, .forward)
+    }
+
+    override func onNextCore(_ element: Source.Element) {
+        parent.lock.lock(); defer { parent.lock.unlock() }
+        parent.forwardNext(element)
     }
 
     override func onCore(_ event: Event<Source.Element>) {
@@ -172,7 +230,7 @@ final class MergeInnerObserver<SourceElement, Source: ObservableConvertibleType,
             parent.forwardOn(event)
             parent.dispose()
         case .completed:
-            parent.innerCompleted(key)
+            parent.innerCompleted(self)
         }
     }
 }
@@ -229,7 +287,6 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
     fileprivate let lock = NSRecursiveLock()
     private let selector: (SourceElement) throws -> Source
     private let maxConcurrent: Int
-    fileprivate let group = CompositeDisposable()
     private let sourceSubscription = SingleAssignmentDisposable()
     // Guarded by `lock`.
     private var queue: [Observable<ResultElement>] = []
@@ -239,6 +296,8 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
     private var stopped = false
     private var subscribing = false
     private var handoff: [Observable<ResultElement>] = []
+    private var innersDisposed = false
+    fileprivate var head: MergeLimitedInnerObserver<SourceElement, Source, Observer>?
 
     init(selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int, observer: Observer, cancel: Cancelable) {
         self.selector = selector
@@ -247,9 +306,8 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
     }
 
     func run(_ source: Observable<SourceElement>) -> Disposable {
-        _ = group.insert(sourceSubscription)
         sourceSubscription.setDisposable(source.subscribe(self))
-        return group
+        return Disposables.create(with: disposeAll)
     }
 
     /// Static `concat`: the sources come from `sources`, one after the other.
@@ -267,7 +325,11 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
             forwardOn(.completed)
             dispose()
         }
-        return group
+        return Disposables.create(with: disposeAll)
+    }
+
+    func onNext(_ element: SourceElement) {
+        on(.next(element))
     }
 
     func on(_ event: Event<SourceElement>) {
@@ -346,15 +408,44 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
     }
 
     private func subscribeInner(_ source: Observable<ResultElement>) {
-        let subscription = SingleAssignmentDisposable()
-        guard let key = group.insert(subscription) else { return }
-        let observer = MergeLimitedInnerObserver(parent: self, key: key)
-        subscription.setDisposable(source.subscribe(observer))
+        let inner = MergeLimitedInnerObserver(parent: self)
+        lock.lock()
+        if innersDisposed {
+            lock.unlock()
+            return
+        }
+        inner.next = head
+        head?.previous = inner
+        head = inner
+        lock.unlock()
+
+        let subscription = source.subscribe(inner)
+        if inner.traceID != 0 { traceEdge(inner.traceID, traceNodeID(of: subscription), .owns) }
+
+        lock.lock()
+        let disposeNow = inner.finished || innersDisposed
+        if !disposeNow { inner.subscription = subscription }
+        lock.unlock()
+        if disposeNow { subscription.dispose() }
+    }
+
+    /// Takes `inner` out of the list of running inners and returns its subscription. Called
+    /// under `lock`.
+    fileprivate func unlink(_ inner: MergeLimitedInnerObserver<SourceElement, Source, Observer>) -> Disposable? {
+        if inner.finished { return nil }
+        inner.finished = true
+        if let previous = inner.previous { previous.next = inner.next } else if head === inner { head = inner.next }
+        inner.next?.previous = inner.previous
+        inner.previous = nil
+        inner.next = nil
+        let subscription = inner.subscription
+        inner.subscription = nil
+        return subscription
     }
 
     /// An inner source completed. Called under `lock`.
-    fileprivate func innerCompleted(_ key: CompositeDisposable.DisposeKey) {
-        group.remove(for: key)
+    fileprivate func innerCompleted(_ inner: MergeLimitedInnerObserver<SourceElement, Source, Observer>) {
+        unlink(inner)?.dispose()
         if let next = dequeue() {
             if subscribing {
                 handoff.append(next)
@@ -370,17 +461,43 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
             dispose()
         }
     }
+
+    /// The subscription `run` returns: disposes the outer subscription and every inner one.
+    private func disposeAll() {
+        sourceSubscription.dispose()
+        var subscriptions: [Disposable] = []
+        lock.lock()
+        innersDisposed = true
+        queue.removeAll()
+        queueHead = 0
+        pending = nil
+        handoff.removeAll()
+        while let inner = head {
+            if let subscription = unlink(inner) { subscriptions.append(subscription) }
+        }
+        lock.unlock()
+        for subscription in subscriptions { subscription.dispose() }
+    }
 }
 
 /// Subscribed to one inner source of a `MergeLimitedSink`.
 final class MergeLimitedInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: ObserverBase<Source.Element> where Observer.Element == Source.Element {
     private let parent: MergeLimitedSink<SourceElement, Source, Observer>
-    private let key: CompositeDisposable.DisposeKey
+    // Guarded by the parent's lock.
+    fileprivate var previous: MergeLimitedInnerObserver?
+    fileprivate var next: MergeLimitedInnerObserver?
+    fileprivate var subscription: Disposable?
+    fileprivate var finished = false
 
-    init(parent: MergeLimitedSink<SourceElement, Source, Observer>, key: CompositeDisposable.DisposeKey) {
+    init(parent: MergeLimitedSink<SourceElement, Source, Observer>) {
         self.parent = parent
-        self.key = key
-        super.init(counter: ResourceCounter.named("MergeLimitedInnerObserver"))
+        super.init(counter: .mergeLimitedInnerObserver)
+        traceEdge(traceID, parent.traceID, .forward)
+    }
+
+    override func onNextCore(_ element: Source.Element) {
+        parent.lock.lock(); defer { parent.lock.unlock() }
+        parent.forwardNext(element)
     }
 
     override func onCore(_ event: Event<Source.Element>) {
@@ -392,7 +509,7 @@ final class MergeLimitedInnerObserver<SourceElement, Source: ObservableConvertib
             parent.forwardOn(event)
             parent.dispose()
         case .completed:
-            parent.innerCompleted(key)
+            parent.innerCompleted(self)
         }
     }
 }
@@ -421,4 +538,5 @@ extension ResourceCounter {
     fileprivate static let flatMap = named("FlatMap")
     fileprivate static let mergeSink = named("MergeSink")
     fileprivate static let mergeInnerObserver = named("MergeInnerObserver")
+    fileprivate static let mergeLimitedInnerObserver = named("MergeLimitedInnerObserver")
 }

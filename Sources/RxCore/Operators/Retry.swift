@@ -150,6 +150,7 @@ final class RetryWhenTriggerObserver<Observer: ObserverType, Error: Swift.Error>
     init(parent: RetryWhenSink<Observer, Error>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("RetryWhenTriggerObserver"))
+        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Void>) {

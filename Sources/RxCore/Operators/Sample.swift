@@ -31,6 +31,11 @@ final class SampleSink<SampleType, Observer: ObserverType>: Sink<Observer>, Obse
         return Disposables.create(sourceSubscription, samplerSubscription)
     }
 
+    func onNext(_ value: Element) {
+        lock.lock(); defer { lock.unlock() }
+        element = value
+    }
+
     func on(_ event: Event<Element>) {
         lock.lock(); defer { lock.unlock() }
         switch event {
@@ -51,7 +56,7 @@ final class SampleSink<SampleType, Observer: ObserverType>: Sink<Observer>, Obse
         case .next, .completed:
             if let value = element ?? defaultValue {
                 element = nil
-                forwardOn(.next(value))
+                forwardNext(value)
             }
             if atEnd {
                 forwardOn(.completed)
@@ -70,6 +75,7 @@ final class SamplerObserver<SampleType, Observer: ObserverType>: ObserverBase<Sa
     init(parent: SampleSink<SampleType, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("SamplerObserver"))
+        traceEdge(traceID, parent.traceID, .forward)
     }
 
     override func onCore(_ event: Event<SampleType>) {

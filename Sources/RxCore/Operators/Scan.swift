@@ -44,12 +44,22 @@ final class ScanSink<SourceType, Observer: ObserverType>: Sink<Observer>, Observ
     typealias Element = SourceType
 
     private let accumulator: (inout Accumulate, SourceType) throws -> Void
-    private var accumulate: Accumulate
+    // Only touched from `on`/`onNext`, which the grammar serializes.
+    @exclusivity(unchecked) private var accumulate: Accumulate
 
     init(seed: Accumulate, accumulator: @escaping (inout Accumulate, SourceType) throws -> Void, observer: Observer, cancel: Cancelable) {
         self.accumulate = seed
         self.accumulator = accumulator
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("ScanSink"))
+    }
+
+    func onNext(_ element: SourceType) {
+        do {
+            try accumulator(&accumulate, element)
+            forwardNext(accumulate)
+        } catch {
+            forwardErrorAndDispose(error)
+        }
     }
 
     func on(_ event: Event<SourceType>) {
@@ -101,12 +111,20 @@ final class ReduceSink<SourceType, AccumulateType, Observer: ObserverType>: Sink
     typealias Parent = Reduce<SourceType, AccumulateType, Observer.Element>
 
     private let parent: Parent
-    private var accumulation: AccumulateType
+    @exclusivity(unchecked) private var accumulation: AccumulateType
 
     init(parent: Parent, observer: Observer, cancel: Cancelable) {
         self.parent = parent
         self.accumulation = parent.seed
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("ReduceSink"))
+    }
+
+    func onNext(_ element: SourceType) {
+        do {
+            accumulation = try parent.accumulator(accumulation, element)
+        } catch {
+            forwardErrorAndDispose(error)
+        }
     }
 
     func on(_ event: Event<SourceType>) {
@@ -161,10 +179,14 @@ final class Reduce<SourceType, AccumulateType, ResultType>: Producer<ResultType>
 final class ToArraySink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == [SourceType] {
     typealias Element = SourceType
 
-    private var elements: [SourceType] = []
+    @exclusivity(unchecked) private var elements: [SourceType] = []
 
     init(observer: Observer, cancel: Cancelable) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("ToArraySink"))
+    }
+
+    func onNext(_ element: SourceType) {
+        elements.append(element)
     }
 
     func on(_ event: Event<SourceType>) {

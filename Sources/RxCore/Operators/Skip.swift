@@ -45,14 +45,18 @@ final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SkipCountSink"))
     }
 
+    func onNext(_ element: Element) {
+        if remaining > 0 {
+            remaining -= 1
+        } else {
+            forwardNext(element)
+        }
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
-        case .next:
-            if remaining > 0 {
-                remaining -= 1
-            } else {
-                forwardOn(event)
-            }
+        case .next(let element):
+            onNext(element)
         case .error, .completed:
             forwardOn(event)
             dispose()
@@ -91,19 +95,22 @@ final class SkipWhileSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SkipWhileSink"))
     }
 
+    func onNext(_ value: Element) {
+        if !running {
+            do {
+                running = try !predicate(value)
+            } catch {
+                forwardErrorAndDispose(error)
+                return
+            }
+        }
+        if running { forwardNext(value) }
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let value):
-            if !running {
-                do {
-                    running = try !predicate(value)
-                } catch {
-                    forwardOn(.error(error))
-                    dispose()
-                    return
-                }
-            }
-            if running { forwardOn(event) }
+            onNext(value)
         case .error, .completed:
             forwardOn(event)
             dispose()
@@ -149,6 +156,11 @@ final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>, Observ
         return Disposables.create(sourceSubscription, otherSubscription)
     }
 
+    func onNext(_ element: Element) {
+        lock.lock(); defer { lock.unlock() }
+        if forwardElements { forwardNext(element) }
+    }
+
     func on(_ event: Event<Element>) {
         lock.lock(); defer { lock.unlock() }
         switch event {
@@ -170,6 +182,13 @@ final class SkipUntilOtherObserver<Other, Observer: ObserverType>: ObserverBase<
     init(parent: SkipUntilSink<Other, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("SkipUntilOtherObserver"))
+        traceEdge(traceID, parent.traceID, .forward)
+    }
+
+    override func onNextCore(_ element: Other) {
+        parent.lock.lock(); defer { parent.lock.unlock() }
+        parent.forwardElements = true
+        parent.otherSubscription.dispose()
     }
 
     override func onCore(_ event: Event<Other>) {

@@ -21,9 +21,13 @@ final class StartWithSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
     func run(source: Observable<Element>, elements: [Element]) -> Disposable {
         for element in elements {
             if isDisposed { return Disposables.create() }
-            forwardOn(.next(element))
+            forwardNext(element)
         }
         return source.subscribe(self)
+    }
+
+    func onNext(_ element: Element) {
+        forwardNext(element)
     }
 
     func on(_ event: Event<Element>) {

@@ -137,6 +137,10 @@ final class SwitchSink<SourceElement, Source: ObservableConvertibleType, Observe
         return Disposables.create(outerSubscription, innerSubscription)
     }
 
+    func onNext(_ element: SourceElement) {
+        on(.next(element))
+    }
+
     func on(_ event: Event<SourceElement>) {
         gate.lock(); defer { gate.unlock() }
         switch event {
@@ -159,6 +163,11 @@ final class SwitchSink<SourceElement, Source: ObservableConvertibleType, Observe
         case .completed:
             perform(machine.withLock { $0.outerCompleted() })
         }
+    }
+
+    fileprivate func innerNext(_ element: Observer.Element, id: UInt64) {
+        gate.lock(); defer { gate.unlock() }
+        if case .forward = machine.withLock({ $0.innerNext(id: id) }) { forwardNext(element) }
     }
 
     fileprivate func innerOn(_ event: Event<Observer.Element>, id: UInt64) {
@@ -200,6 +209,11 @@ final class SwitchInnerObserver<SourceElement, Source: ObservableConvertibleType
         self.parent = parent
         self.id = id
         super.init(counter: ResourceCounter.named("SwitchInnerObserver"))
+        traceEdge(traceID, parent.traceID, .forward)
+    }
+
+    override func onNextCore(_ element: Source.Element) {
+        parent.innerNext(element, id: id)
     }
 
     override func onCore(_ event: Event<Source.Element>) {

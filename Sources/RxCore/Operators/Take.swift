@@ -73,16 +73,20 @@ final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("TakeCountSink"))
     }
 
+    func onNext(_ element: Element) {
+        guard remaining > 0 else { return }
+        remaining -= 1
+        forwardNext(element)
+        if remaining == 0 {
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
-        case .next:
-            guard remaining > 0 else { return }
-            remaining -= 1
-            forwardOn(event)
-            if remaining == 0 {
-                forwardOn(.completed)
-                dispose()
-            }
+        case .next(let element):
+            onNext(element)
         case .error, .completed:
             forwardOn(event)
             dispose()
@@ -129,6 +133,11 @@ final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, Observ
         return Disposables.create(otherSubscription, sourceSubscription)
     }
 
+    func onNext(_ element: Element) {
+        lock.lock(); defer { lock.unlock() }
+        forwardNext(element)
+    }
+
     func on(_ event: Event<Element>) {
         lock.lock(); defer { lock.unlock() }
         switch event {
@@ -147,6 +156,13 @@ final class TakeUntilOtherObserver<Other, Observer: ObserverType>: ObserverBase<
     init(parent: TakeUntilSink<Other, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("TakeUntilOtherObserver"))
+        traceEdge(traceID, parent.traceID, .forward)
+    }
+
+    override func onNextCore(_ element: Other) {
+        parent.lock.lock(); defer { parent.lock.unlock() }
+        parent.forwardOn(.completed)
+        parent.dispose()
     }
 
     override func onCore(_ event: Event<Other>) {
@@ -198,24 +214,27 @@ final class TakeUntilPredicateSink<Observer: ObserverType>: Sink<Observer>, Obse
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("TakeUntilPredicateSink"))
     }
 
+    func onNext(_ value: Element) {
+        guard running else { return }
+        do {
+            if try predicate(value) {
+                running = false
+                if behavior == .inclusive { forwardNext(value) }
+                forwardOn(.completed)
+                dispose()
+            } else {
+                forwardNext(value)
+            }
+        } catch {
+            running = false
+            forwardErrorAndDispose(error)
+        }
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let value):
-            guard running else { return }
-            do {
-                if try predicate(value) {
-                    running = false
-                    if behavior == .inclusive { forwardOn(event) }
-                    forwardOn(.completed)
-                    dispose()
-                } else {
-                    forwardOn(event)
-                }
-            } catch {
-                running = false
-                forwardOn(.error(error))
-                dispose()
-            }
+            onNext(value)
         case .error, .completed:
             forwardOn(event)
             dispose()
@@ -249,7 +268,7 @@ final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
     private let count: Int
-    private var elements: [Element] = []
+    @exclusivity(unchecked) private var elements: [Element] = []
     private var head = 0
 
     init(count: Int, observer: Observer, cancel: Cancelable) {
@@ -257,23 +276,27 @@ final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("TakeLastSink"))
     }
 
+    func onNext(_ value: Element) {
+        guard count > 0 else { return }
+        // A ring of `count` slots: `head` is the oldest once the ring is full.
+        if elements.count < count {
+            elements.append(value)
+        } else {
+            elements[head] = value
+            head = (head + 1) % count
+        }
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let value):
-            guard count > 0 else { return }
-            // A ring of `count` slots: `head` is the oldest once the ring is full.
-            if elements.count < count {
-                elements.append(value)
-            } else {
-                elements[head] = value
-                head = (head + 1) % count
-            }
+            onNext(value)
         case .error:
             forwardOn(event)
             dispose()
         case .completed:
             for offset in 0..<elements.count {
-                forwardOn(.next(elements[(head + offset) % elements.count]))
+                forwardNext(elements[(head + offset) % elements.count])
             }
             forwardOn(.completed)
             dispose()

@@ -145,6 +145,10 @@ final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         return Disposables.create(sourceSubscription, timer)
     }
 
+    func onNext(_ element: Element) {
+        on(.next(element))
+    }
+
     func on(_ event: Event<Element>) {
         gate.lock(); defer { gate.unlock() }
         switch event {
@@ -171,7 +175,7 @@ final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         case .none, .fail:
             break
         case .send(let element):
-            forwardOn(.next(element))
+            forwardNext(element)
             // Measured after sending, as RxSwift does: slow processing widens the gap.
             let now = scheduler.now
             machine.withLock { $0.sent(now: now) }

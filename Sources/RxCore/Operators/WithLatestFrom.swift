@@ -38,6 +38,16 @@ final class WithLatestFromSink<FirstType, SecondType, Observer: ObserverType>: S
         return Disposables.create(firstSubscription, secondSubscription)
     }
 
+    func onNext(_ value: FirstType) {
+        lock.lock(); defer { lock.unlock() }
+        guard let latest else { return }
+        do {
+            forwardNext(try resultSelector(value, latest))
+        } catch {
+            forwardErrorAndDispose(error)
+        }
+    }
+
     func on(_ event: Event<FirstType>) {
         lock.lock(); defer { lock.unlock() }
         switch event {
@@ -65,6 +75,12 @@ final class WithLatestFromSecond<FirstType, SecondType, Observer: ObserverType>:
     init(parent: WithLatestFromSink<FirstType, SecondType, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("WithLatestFromSecond"))
+        traceEdge(traceID, parent.traceID, .forward)
+    }
+
+    override func onNextCore(_ value: SecondType) {
+        parent.lock.lock(); defer { parent.lock.unlock() }
+        parent.latest = value
     }
 
     override func onCore(_ event: Event<SecondType>) {

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 
 /// A recorded run: the subscription graph (nodes, edges), the ordered calls of the subscribe
@@ -195,21 +200,20 @@ extension TraceDocument {
     }
 
     /// Writes the JSON to `url` through a temporary file renamed into place, so a reader never
-    /// sees half a trace.
+    /// sees half a trace and an existing file is replaced whole or not at all.
     public func write(to url: URL) throws {
         let data = try jsonData()
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
         try data.write(to: temporary)
-        do {
-            if FileManager.default.fileExists(atPath: url.path) {
-                _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-            } else {
-                try FileManager.default.moveItem(at: temporary, to: url)
-            }
-        } catch {
+        // POSIX rename replaces the target atomically (Foundation's replaceItemAt does not on Linux).
+        if rename(temporary.path, url.path) != 0 {
+            let code = errno
             try? FileManager.default.removeItem(at: temporary)
-            throw error
+            throw CocoaError(.fileWriteUnknown, userInfo: [
+                NSFilePathErrorKey: url.path,
+                NSLocalizedDescriptionKey: "cannot write \(url.path): \(String(cString: strerror(code)))",
+            ])
         }
     }
 }

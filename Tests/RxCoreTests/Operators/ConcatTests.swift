@@ -70,7 +70,7 @@ struct ConcatTests {
 
     @Test func concatReentrantSubject() {
         let subject = PublishSubject<Int>()
-        let log = ReentrancyLog<Int>()
+        let log = EventLog<Int>()
         let subscription = subject.concatMap { Observable.of($0, -$0) }
             .subscribe { event in
                 log.events.append(event)

@@ -77,7 +77,7 @@ struct MergeTests {
 
     @Test func flatMapReentrantJustIsDeliveredNested() {
         let subject = PublishSubject<Int>()
-        let log = ReentrancyLog<Int>()
+        let log = EventLog<Int>()
         let subscription = subject.flatMap { Observable.just($0) }
             .subscribe { event in
                 log.events.append(event)
@@ -102,7 +102,7 @@ struct MergeTests {
 
     @Test func flatMapReentrantSubjectFeedsItself() {
         let subject = PublishSubject<Int>()
-        let log = ReentrancyLog<Int>()
+        let log = EventLog<Int>()
         let subscription = subject.flatMap { Observable.of($0, $0 * 100) }
             .subscribe { event in
                 log.events.append(event)

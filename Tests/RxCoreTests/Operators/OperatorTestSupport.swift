@@ -14,13 +14,6 @@ extension EventLog {
     var isCompleted: Bool { events.last?.isCompleted ?? false }
 }
 
-/// Collects what a plain (non-virtual-time) subscription received, for re-entrancy tests.
-final class ReentrancyLog<Element> {
-    var events: [Event<Element>] = []
-    var elements: [Element] { events.compactMap { $0.element } }
-    var isCompleted: Bool { events.last?.isCompleted ?? false }
-}
-
 /// An observer for concurrency tests: counts events and records every breach of the Rx
 /// contract it can see — two `on` calls at once, or anything after `completed`/`error`.
 final class GrammarProbe<Element>: ObserverType, @unchecked Sendable {

@@ -80,7 +80,7 @@ struct SwitchTests {
         // A new outer element sent from inside the current inner's element switches away from it:
         // the rest of the old inner is not delivered.
         let subject = PublishSubject<Int>()
-        let log = ReentrancyLog<Int>()
+        let log = EventLog<Int>()
         let subscription = subject.flatMapLatest { Observable.of($0 * 10, $0 * 10 + 1) }
             .subscribe { event in
                 log.events.append(event)

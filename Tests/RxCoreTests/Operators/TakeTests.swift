@@ -37,7 +37,7 @@ struct TakeTests {
 
     @Test func takeCountReentrantCompletesOnce() {
         let subject = PublishSubject<Int>()
-        let log = ReentrancyLog<Int>()
+        let log = EventLog<Int>()
         let subscription = subject.take(2).subscribe { event in
             log.events.append(event)
             if event.element == 1 { subject.onNext(2); subject.onNext(3) }
@@ -92,7 +92,7 @@ struct TakeTests {
     @Test func takeUntilReentrantOtherFiredFromHandler() {
         let source = PublishSubject<Int>()
         let stop = PublishSubject<Void>()
-        let log = ReentrancyLog<Int>()
+        let log = EventLog<Int>()
         let subscription = source.take(until: stop).subscribe { event in
             log.events.append(event)
             if event.element == 2 { stop.onNext(()) }
