@@ -240,12 +240,12 @@ final class PrimitiveFlatMapSink<SourceElement, Observer: ObserverType>: Sink<Ob
     typealias Element = SourceElement
     typealias Selector = (SourceElement) throws -> Observable<Observer.Element>
 
-    private let selector: Selector
+    private let selector: Selector?
     private let continuation: Observable<Observer.Element>?
     let sourceSubscription = SingleAssignmentDisposable()
     let innerSubscription = SingleAssignmentDisposable()
 
-    init(selector: @escaping Selector, continuation: Observable<Observer.Element>?, observer: Observer, cancel: Cancelable) {
+    init(selector: Selector?, continuation: Observable<Observer.Element>?, observer: Observer, cancel: Cancelable) {
         self.selector = selector
         self.continuation = continuation
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("PrimitiveFlatMapSink"))
@@ -254,6 +254,8 @@ final class PrimitiveFlatMapSink<SourceElement, Observer: ObserverType>: Sink<Ob
     func on(_ event: Event<SourceElement>) {
         switch event {
         case .next(let element):
+            // `andThen` has no selector: its source is a `Completable`, which has no elements.
+            guard let selector else { return }
             do {
                 let inner = try selector(element)
                 sourceSubscription.dispose()
@@ -301,10 +303,10 @@ final class PrimitiveFlatMap<SourceElement, Element>: Producer<Element> {
     typealias Selector = (SourceElement) throws -> Observable<Element>
 
     private let source: Observable<SourceElement>
-    private let selector: Selector
+    private let selector: Selector?
     private let continuation: Observable<Element>?
 
-    init(source: Observable<SourceElement>, selector: @escaping Selector, continuation: Observable<Element>?, callSite: CallSite?) {
+    init(source: Observable<SourceElement>, selector: Selector?, continuation: Observable<Element>?, callSite: CallSite?) {
         self.source = source
         self.selector = selector
         self.continuation = continuation
