@@ -147,7 +147,7 @@ final class AsPrimitiveSink<Observer: ObserverType>: Sink<Observer>, ObserverTyp
 
     init(allowsEmpty: Bool, observer: Observer, cancel: Cancelable) {
         self.allowsEmpty = allowsEmpty
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("AsPrimitiveSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.rxAsPrimitiveSink)
     }
 
     func on(_ event: Event<Element>) {
@@ -198,7 +198,7 @@ final class AsCompletableSink<SourceElement, Observer: ObserverType>: Sink<Obser
     typealias Element = SourceElement
 
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("AsCompletableSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.rxAsCompletableSink)
     }
 
     func on(_ event: Event<SourceElement>) {
@@ -220,7 +220,7 @@ final class AsCompletable<SourceElement>: Producer<Never> {
 
     init(source: Observable<SourceElement>, callSite: CallSite?) {
         self.source = source
-        super.init(counter: ResourceCounter.named("AsCompletable"), callSite: callSite)
+        super.init(counter: ResourceCounter.rxAsCompletable, callSite: callSite)
         traceSource(source)
     }
 
@@ -248,7 +248,7 @@ final class PrimitiveFlatMapSink<SourceElement, Observer: ObserverType>: Sink<Ob
     init(selector: Selector?, continuation: Observable<Observer.Element>?, observer: Observer, cancel: Cancelable) {
         self.selector = selector
         self.continuation = continuation
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("PrimitiveFlatMapSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.rxPrimitiveFlatMapSink)
     }
 
     func on(_ event: Event<SourceElement>) {
@@ -289,7 +289,7 @@ final class PrimitiveFlatMapInnerObserver<SourceElement, Observer: ObserverType>
 
     init(parent: PrimitiveFlatMapSink<SourceElement, Observer>) {
         self.parent = parent
-        super.init(counter: ResourceCounter.named("PrimitiveFlatMapInnerObserver"))
+        super.init(counter: ResourceCounter.rxPrimitiveFlatMapInnerObserver)
         traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
@@ -320,4 +320,12 @@ final class PrimitiveFlatMap<SourceElement, Element>: Producer<Element> {
         sink.sourceSubscription.setDisposable(source.subscribe(sink))
         return (sink: sink, subscription: Disposables.create(sink.sourceSubscription, sink.innerSubscription))
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let rxAsPrimitiveSink = named("AsPrimitiveSink")
+    fileprivate static let rxAsCompletableSink = named("AsCompletableSink")
+    fileprivate static let rxAsCompletable = named("AsCompletable")
+    fileprivate static let rxPrimitiveFlatMapSink = named("PrimitiveFlatMapSink")
+    fileprivate static let rxPrimitiveFlatMapInnerObserver = named("PrimitiveFlatMapInnerObserver")
 }
