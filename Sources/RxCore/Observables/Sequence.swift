@@ -163,8 +163,17 @@ class SteppingSink<Observer: ObserverType>: Sink<Observer>, TrampolineItem {
         dispose()
     }
 
+    /// One element per trampoline turn, as RxSwift schedules it. While nothing else is queued,
+    /// queueing this sink again and taking it straight back off would change nothing, so it
+    /// keeps stepping; as soon as other work is queued it yields to it.
     func invoke() {
-        if step() { CurrentThreadScheduler.enqueue(asTrampolineItem) }
+        let trampoline = CurrentThreadScheduler.currentTrampoline
+        while step() {
+            if trampoline.hasQueuedWork {
+                CurrentThreadScheduler.enqueue(asTrampolineItem)
+                return
+            }
+        }
     }
 }
 

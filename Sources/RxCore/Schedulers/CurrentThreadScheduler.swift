@@ -7,12 +7,18 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, @unchecked Se
     /// The singleton.
     public static let instance = CurrentThreadScheduler()
 
-    private final class Trampoline {
+    final class Trampoline {
         // Only ever touched by its own thread.
         @exclusivity(unchecked) var isRunning = false
         @exclusivity(unchecked) var queue: [any TrampolineItem] = []
         @exclusivity(unchecked) var head = 0
+
+        /// Whether other work waits behind whatever runs now.
+        var hasQueuedWork: Bool { head < queue.count }
     }
+
+    /// This thread's trampoline (made on first use).
+    static var currentTrampoline: Trampoline { trampoline.value }
 
     private static let trampoline = ThreadLocal<Trampoline> { Trampoline() }
 
