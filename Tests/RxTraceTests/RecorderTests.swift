@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RxTrace
+import RxTesting
 
 /// A minimal converter so a `VirtualTimeScheduler` counts in integer ticks.
 struct TickConverter: VirtualTimeConverterType {
@@ -249,6 +250,25 @@ final class ObserverBox<Element>: @unchecked Sendable {
         #expect(observed.allSatisfy { $0.virtualTime })
     }
 
+    /// RxTesting's `TestScheduler` is a virtual time scheduler: events carry its ticks.
+    @Test func eventsCarryTestSchedulerTicks() {
+        let trace = checkingNoLeaks {
+            Trace.record {
+                let scheduler = TestScheduler(initialClock: 0)
+                let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .completed(300)])
+                let res = scheduler.start { xs.map { $0 * 10 } }
+                #expect(res.events == [.next(210, 20), .completed(300)])
+            }
+        }
+        let observed = trace.events.filter { event in trace.nodes[Int(event.node) - 1].type == "TestableObserver" }
+        #expect(observed.map(\.time) == [210, 300])
+        #expect(observed.map(\.kind) == [.next, .completed])
+        #expect(observed.map(\.value) == ["20", nil])
+        #expect(trace.events.allSatisfy { $0.virtualTime })
+        // The test kit's own `Disposables.create()` calls are not nodes.
+        #expect(!trace.nodes.contains { $0.callSite?.hasPrefix("TestScheduler.swift") ?? false })
+    }
+
     @Test func wallTimeOtherwise() {
         let trace = checkingNoLeaks {
             Trace.record {
@@ -303,14 +323,15 @@ final class ObserverBox<Element>: @unchecked Sendable {
 
     /// Objects born under an earlier recorder are not mistaken for nodes of a later one.
     @Test func staleIDsFromAnEarlierRecordingAreIgnored() {
-        let subject = PublishSubject<Int>()
-        var d: Disposable?
-        _ = Trace.record { d = subject.subscribe(onNext: { _ in }) }
-        let later = Trace.record { subject.onNext(1) }
-        #expect(later.nodes.isEmpty && later.events.isEmpty && later.edges.isEmpty)
-        #expect(later.steps.allSatisfy { $0.from == 0 && $0.to == 0 })
-        d?.dispose()
-        #expect(Tracing.tracer == nil)
+        checkingNoLeaks {
+            let subject = PublishSubject<Int>()
+            var d: Disposable?
+            _ = Trace.record { d = subject.subscribe(onNext: { _ in }) }
+            let later = Trace.record { subject.onNext(1) }
+            #expect(later.nodes.isEmpty && later.events.isEmpty && later.edges.isEmpty)
+            #expect(later.steps.allSatisfy { $0.from == 0 && $0.to == 0 })
+            d?.dispose()
+        }
     }
 
     @Test func summaryCounts() {

@@ -62,10 +62,12 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     @inline(__always)
     public final func forwardNext(_ element: Observer.Element) {
         if disposed.load(ordering: .relaxed) { return }
+        #if !RX_NO_TRACE
         if traceID != 0 {
             tracedForwardNext(element)
             return
         }
+        #endif
         observer.onNext(element)
     }
 
@@ -77,9 +79,37 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
         dispose()
     }
 
+    /// `tracedForwardOn(.next(element))` without building the `Event` (whose generic metadata
+    /// would be looked up at every element).
     @inline(never)
     private func tracedForwardNext(_ element: Observer.Element) {
-        tracedForwardOn(.next(element))
+        guard let tracer = Tracing.active else {
+            observer.onNext(element)
+            return
+        }
+        tracer.forwarded(from: traceID, to: observerTraceID, kind: .next, value: tracer.recordsValues ? traceDescription(element) : nil, recordEvent: !observerRecordsEvents)
+        let entered = enterForwarding(tracer) { Event<Observer.Element>.next(element).debugDescription }
+        RunContext.push(producer: 0, callSite: nil, via: observerTraceID != 0 ? observerTraceID : traceID)
+        observer.onNext(element)
+        RunContext.pop()
+        if entered { forwarding.store(0, ordering: .releasing) }
+    }
+
+    /// Marks this thread as inside `forwardOn`; records `reentrantOn` or `concurrentOn` when
+    /// another delivery is under way. True when this call entered (and must leave).
+    @inline(__always)
+    private func enterForwarding(_ tracer: any RxTracer, _ describe: () -> String) -> Bool {
+        let me = TraceThreads.currentKey
+        let (entered, inside) = forwarding.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing)
+        if !entered {
+            let node = observerTraceID != 0 ? observerTraceID : traceID
+            if inside == me {
+                tracer.anomaly(node: node, .reentrantOn, detail: "\(describe()) sent while delivering an earlier event (from sink \(Tracing.displayID(traceID)))")
+            } else {
+                tracer.anomaly(node: node, .concurrentOn, detail: "\(describe()) sent from another thread while one was delivering (from sink \(Tracing.displayID(traceID)))")
+            }
+        }
+        return entered
     }
 
     /// `forwardOn` of a sink born while tracing: records the step and the event, and notes
@@ -91,16 +121,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
             return
         }
         tracer.forwarded(from: traceID, to: observerTraceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: !observerRecordsEvents)
-        let me = TraceThreads.currentKey
-        let (entered, inside) = forwarding.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing)
-        if !entered {
-            let node = observerTraceID != 0 ? observerTraceID : traceID
-            if inside == me {
-                tracer.anomaly(node: node, .reentrantOn, detail: "\(event.debugDescription) sent while delivering an earlier event (from sink \(Tracing.displayID(traceID)))")
-            } else {
-                tracer.anomaly(node: node, .concurrentOn, detail: "\(event.debugDescription) sent from another thread while one was delivering (from sink \(Tracing.displayID(traceID)))")
-            }
-        }
+        let entered = enterForwarding(tracer) { event.debugDescription }
         RunContext.push(producer: 0, callSite: nil, via: observerTraceID != 0 ? observerTraceID : traceID)
         observer.on(event)
         RunContext.pop()

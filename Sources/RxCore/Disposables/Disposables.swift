@@ -19,14 +19,15 @@ extension Disposables {
     /// A disposable that does nothing on dispose.
     ///
     /// While tracing, one made in user code is a node of its own (001's handler returns one);
-    /// the core's own `Disposables.create()` calls stay the shared no-op.
+    /// the core's and the test kit's own `Disposables.create()` calls stay the shared no-op.
     public static func create(file: StaticString = #fileID, line: UInt = #line) -> Disposable {
         if Tracing.isOn, !isCoreFile(file) { return TracedNopDisposable(callSite: CallSite(file, line)) }
         return NopDisposable.noOp
     }
 
+    /// Made by RxAnatomy's own libraries (the core, the test kit) rather than by user code.
     private static func isCoreFile(_ file: StaticString) -> Bool {
-        file.withUTF8Buffer { buffer in buffer.starts(with: "RxCore/".utf8) }
+        file.withUTF8Buffer { buffer in buffer.starts(with: "RxCore/".utf8) || buffer.starts(with: "RxTesting/".utf8) }
     }
 
     /// A disposable that runs `dispose` once, on the first `dispose()`.

@@ -46,7 +46,9 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     }
 
     func onNext(_ element: Element) {
+        #if !RX_NO_TRACE
         if traceID != 0 { traceOnNext(element) }
+        #endif
         if isStopped.load(ordering: .relaxed) { return }
         forwardNext(element)
     }
@@ -68,7 +70,10 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     }
 
     @inline(never)
-    private func traceOnNext(_ element: Element) { traceOn(.next(element)) }
+    private func traceOnNext(_ element: Element) {
+        guard let tracer = Tracing.active else { return }
+        tracer.received(.on, node: traceID, kind: .next, value: tracer.recordsValues ? traceDescription(element) : nil, recordEvent: true)
+    }
 
     @inline(never)
     private func traceOn(_ event: Event<Element>) {

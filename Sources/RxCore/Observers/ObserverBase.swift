@@ -43,7 +43,9 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
     /// `on(.next(element))` without building the `Event` unless a subclass needs one.
     public final func onNext(_ element: Element) {
         if !isStopped.load(ordering: .relaxed) {
+            #if !RX_NO_TRACE
             if traceID != 0 { traceNext(element, late: false) }
+            #endif
             onNextCore(element)
         } else if traceID != 0 {
             traceNext(element, late: true)
@@ -52,8 +54,10 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
 
     @inline(never)
     private func traceNext(_ element: Element, late: Bool) {
-        let event = Event<Element>.next(element)
-        if late { traceLate(event) } else { traceOn(event) }
+        if late { return traceLate(.next(element)) }
+        // No `Event` built: its generic metadata would be looked up at every element.
+        guard let tracer = Tracing.active else { return }
+        tracer.observed(node: traceID, kind: .next, value: tracer.recordsValues ? traceDescription(element) : nil)
     }
 
     /// Handles an element that passed the stopped check; defaults to `onCore(.next(element))`.
@@ -66,9 +70,7 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
     @inline(never)
     private func traceOn(_ event: Event<Element>) {
         guard let tracer = Tracing.active else { return }
-        let kind = event.traceKind, value = tracer.recordsValues ? event.traceValue : nil
-        tracer.received(.on, node: traceID, kind: kind, value: value, recordEvent: true)
-        tracer.received(.onCore, node: traceID, kind: kind, value: value, recordEvent: false)
+        tracer.observed(node: traceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil)
     }
 
     @inline(never)

@@ -33,6 +33,7 @@ final class CatchSinkProxy<Observer: ObserverType>: ObserverBase<Observer.Elemen
     init(parent: CatchSink<Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("CatchSinkProxy"))
+        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Observer.Element>) {
@@ -58,6 +59,10 @@ final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         subscription.disposable = d1
         d1.setDisposable(source.subscribe(self))
         return subscription
+    }
+
+    func onNext(_ element: Element) {
+        forwardNext(element)
     }
 
     func on(_ event: Event<Element>) {

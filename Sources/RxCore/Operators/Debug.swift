@@ -66,7 +66,7 @@ final class DebugSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     }
 
     private func log(_ content: String) {
-        let node = traceID != 0 ? " node:\(traceID)" : ""
+        let node = traceID != 0 ? " node:\(Tracing.displayID(traceID))" : ""  // the id a trace file shows
         DebugOutput.write("\(formatter.string(from: Date())): \(prefix)\(node) -> \(content)")
     }
 

@@ -169,6 +169,10 @@ final class DelaySubscriptionSink<Observer: ObserverType>: Sink<Observer>, Obser
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("DelaySubscriptionSink"))
     }
 
+    func onNext(_ element: Element) {
+        forwardNext(element)
+    }
+
     func on(_ event: Event<Element>) {
         forwardOn(event)
         if event.isStopEvent { dispose() }

@@ -198,6 +198,10 @@ final class RefCountSink<Connectable: ConnectableObservableType, Observer: Obser
         }
     }
 
+    func onNext(_ element: Element) {
+        forwardNext(element)
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next:

@@ -98,6 +98,10 @@ final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         }
     }
 
+    func onNext(_ element: Element) {
+        forwardNext(element)
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next:
@@ -146,6 +150,7 @@ final class RetryWhenTriggerObserver<Observer: ObserverType, Error: Swift.Error>
     init(parent: RetryWhenSink<Observer, Error>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("RetryWhenTriggerObserver"))
+        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Void>) {
@@ -191,6 +196,10 @@ final class RetryWhenSink<Observer: ObserverType, Error: Swift.Error>: Sink<Obse
             sourceSubscription.disposable = attempt
             attempt.setDisposable(source.subscribe(self))
         }
+    }
+
+    func onNext(_ element: Element) {
+        forwardNext(element)
     }
 
     func on(_ event: Event<Element>) {

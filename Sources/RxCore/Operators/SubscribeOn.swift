@@ -22,6 +22,10 @@ final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, ObserverTyp
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SubscribeOnSink"))
     }
 
+    func onNext(_ element: Element) {
+        forwardNext(element)
+    }
+
     func on(_ event: Event<Element>) {
         forwardOn(event)
         if event.isStopEvent { dispose() }

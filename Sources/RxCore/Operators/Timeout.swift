@@ -24,6 +24,7 @@ final class TimeoutOtherObserver<Observer: ObserverType>: ObserverBase<Observer.
     init(parent: TimeoutSink<Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("TimeoutOtherObserver"))
+        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Observer.Element>) {

@@ -31,6 +31,10 @@ final class UsingSink<Resource: Disposable, Observer: ObserverType>: Sink<Observ
         }
     }
 
+    func onNext(_ element: Element) {
+        forwardNext(element)
+    }
+
     func on(_ event: Event<Element>) {
         forwardOn(event)
         if event.isStopEvent { dispose() }

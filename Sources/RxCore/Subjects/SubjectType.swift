@@ -108,7 +108,8 @@ extension Observable {
     /// `traceReceived(.next(element))`, out of line so untraced `onNext` never builds an `Event`.
     @inline(never)
     func traceReceivedNext(_ element: Element) {
-        traceReceived(.next(element))
+        guard let tracer = Tracing.active else { return }
+        tracer.received(.on, node: traceID, kind: .next, value: tracer.recordsValues ? traceDescription(element) : nil, recordEvent: true)
     }
 
     /// While tracing, the handler a subject keeps for `observer` instead of `observer.on`: it

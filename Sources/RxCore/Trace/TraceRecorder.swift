@@ -140,7 +140,7 @@ public final class TraceRecorder: RxTracer {
             events: Ring(capacity: options.keep != .graph ? options.ringCapacity : 0),
             resources: Ring(capacity: options.resourceCapacity)
         ))
-        self.startedAt = DispatchTime.now().uptimeNanoseconds
+        self.startedAt = Self.monotonicNanoseconds()
         self.startDate = Date()
         state.withLock { state in Self.sample(&state, force: true, interval: 1) }
     }
@@ -200,7 +200,7 @@ public final class TraceRecorder: RxTracer {
         let sink = local(sink), observer = local(observer)
         let value = value.map(truncate)
         let thread = TraceThreads.current
-        let record = (keepEvents && recordEvent && observer != 0) ? makeEvent(node: observer, kind: kind, value: value, truncated: true) : nil
+        let record = (keepEvents && recordEvent && observer != 0) ? makeEvent(node: observer, kind: kind, value: value, truncated: true, thread: thread) : nil
         let terminates = recordEvent && observer != 0 && kind != .next
         state.withLock { state in
             if keepSteps {
@@ -222,7 +222,7 @@ public final class TraceRecorder: RxTracer {
         guard node != 0 else { return }
         let value = value.map(truncate)
         let thread = TraceThreads.current
-        let record = (keepEvents && recordEvent) ? makeEvent(node: node, kind: kind, value: value, truncated: true) : nil
+        let record = (keepEvents && recordEvent) ? makeEvent(node: node, kind: kind, value: value, truncated: true, thread: thread) : nil
         state.withLock { state in
             if keepSteps {
                 state.seq += 1
@@ -234,6 +234,31 @@ public final class TraceRecorder: RxTracer {
                 state.events.append(record)
             }
             if recordEvent, kind != .next { Self.terminate(&state, node) }
+        }
+    }
+
+    public func observed(node: UInt64, kind: TraceEventKind, value: String?) {
+        if !keepSteps && !keepEvents && kind == .next { return }
+        let node = local(node)
+        guard node != 0 else { return }
+        let value = value.map(truncate)
+        let thread = TraceThreads.current
+        let record = keepEvents ? makeEvent(node: node, kind: kind, value: value, truncated: true, thread: thread) : nil
+        state.withLock { state in
+            if keepSteps {
+                state.seq += 1
+                state.steps.append(StepRecord(seq: state.seq, from: 0, to: node, call: .on, detail: .event(kind, value), thread: thread))
+            }
+            if var record {
+                state.seq += 1
+                record.seq = state.seq
+                state.events.append(record)
+            }
+            if keepSteps {
+                state.seq += 1
+                state.steps.append(StepRecord(seq: state.seq, from: 0, to: node, call: .onCore, detail: .event(kind, value), thread: thread))
+            }
+            if kind != .next { Self.terminate(&state, node) }
         }
     }
 
@@ -377,17 +402,24 @@ public final class TraceRecorder: RxTracer {
         return String(text.prefix(limit - 1)) + "…"
     }
 
-    private func makeEvent(node: UInt64, kind: TraceEventKind, value: String?, truncated: Bool = false) -> EventRecord {
+    private func makeEvent(node: UInt64, kind: TraceEventKind, value: String?, truncated: Bool = false, thread: UInt32? = nil) -> EventRecord {
         let value = truncated ? value : value.map(truncate)
         let time: Double, virtual: Bool
         if let now = TraceClock.virtualNow {
             time = now
             virtual = true
         } else {
-            time = Double(DispatchTime.now().uptimeNanoseconds &- startedAt) / 1e9
+            time = Double(Self.monotonicNanoseconds() &- startedAt) / 1e9
             virtual = false
         }
-        return EventRecord(seq: 0, node: node, kind: kind, value: value, time: time, virtual: virtual, thread: TraceThreads.current)
+        return EventRecord(seq: 0, node: node, kind: kind, value: value, time: time, virtual: virtual, thread: thread ?? TraceThreads.current)
+    }
+
+    @inline(__always)
+    private static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 
     private static func terminate(_ state: inout State, _ node: UInt64) {

@@ -94,6 +94,8 @@ public protocol RxTracer: AnyObject, Sendable {
     /// `node` received an event through `call` (`on`, `onCore`) from outside a sink: the step
     /// (caller 0) and, when `recordEvent`, the event on `node`.
     func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool)
+    /// `node` (an `ObserverBase`) received an event: the steps `on` and `onCore` and the event.
+    func observed(node: UInt64, kind: TraceEventKind, value: String?)
     /// The call site `node` was born with, when known.
     func callSite(of node: UInt64) -> CallSite?
     /// Whether the tracer keeps values: when false the core passes nil instead of describing
@@ -107,6 +109,12 @@ extension RxTracer {
     public func callSite(of node: UInt64) -> CallSite? { nil }
 
     public var recordsValues: Bool { true }
+
+    /// Composed from `received`; recorders override it to take one lock.
+    public func observed(node: UInt64, kind: TraceEventKind, value: String?) {
+        received(.on, node: node, kind: kind, value: value, recordEvent: true)
+        received(.onCore, node: node, kind: kind, value: value, recordEvent: false)
+    }
 
     /// Composed from `step` and `event`; recorders override it to take one lock.
     public func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
@@ -143,9 +151,39 @@ public enum Tracing {
     public static var tracer: (any RxTracer)? {
         get { current.withLock { $0 } }
         set {
-            current.withLock { $0 = newValue }
+            current.withLock { current in
+                current = newValue
+                installs.wrappingAdd(1, ordering: .releasing)
+            }
             enabled.store(newValue != nil, ordering: .releasing)
+            // This thread's cache lets go of the old tracer now; other threads' caches do at
+            // their next traced call (or when they exit).
+            if let cache = cache.existing { cache.tracer = nil; cache.installs = .max }
         }
+    }
+
+    /// Bumped at every install, so each thread's cached tracer can be checked with one load.
+    private static let installs = Atomic<UInt64>(0)
+
+    private final class Cache {
+        // Only ever touched by its own thread.
+        @exclusivity(unchecked) var installs: UInt64 = .max
+        @exclusivity(unchecked) var tracer: (any RxTracer)?
+    }
+
+    private static let cache = ThreadLocal<Cache> { Cache() }
+
+    /// The installed tracer through a per-thread cache: an atomic load and a thread-local
+    /// read instead of a lock, on the paths that run for every traced event.
+    @inline(__always)
+    static var cachedTracer: (any RxTracer)? {
+        let cache = cache.value
+        let current = installs.load(ordering: .acquiring)
+        if cache.installs != current {
+            cache.tracer = tracer
+            cache.installs = current
+        }
+        return cache.tracer
     }
 
     /// False in a build with the hooks compiled out (`RXANATOMY_NO_TRACE=1`, for benchmarks).
@@ -170,7 +208,7 @@ public enum Tracing {
     /// The tracer when tracing is on: `if let t = Tracing.active { … }`.
     @inline(__always)
     public static var active: (any RxTracer)? {
-        isOn ? tracer : nil
+        isOn ? cachedTracer : nil
     }
 
     // MARK: Node id spaces
@@ -246,8 +284,9 @@ public enum TraceThreads {
 /// trace events carry virtual time under a `TestScheduler`. Touched only when tracing is on.
 public enum TraceClock {
     final class Box {
-        var depth = 0
-        var now: Double = 0
+        // Only ever touched by its own thread.
+        @exclusivity(unchecked) var depth = 0
+        @exclusivity(unchecked) var now: Double = 0
     }
 
     private static let local = ThreadLocal<Box> { Box() }

@@ -288,6 +288,7 @@ final class PrimitiveFlatMapInnerObserver<SourceElement, Observer: ObserverType>
     init(parent: PrimitiveFlatMapSink<SourceElement, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("PrimitiveFlatMapInnerObserver"))
+        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Observer.Element>) {
