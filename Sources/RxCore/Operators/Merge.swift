@@ -258,7 +258,7 @@ final class FlatMap<SourceElement, Source: ObservableConvertibleType>: Producer<
         self.source = source
         self.selector = selector
         self.firstOnly = firstOnly
-        super.init(counter: firstOnly ? ResourceCounter.named("FlatMapFirst") : .flatMap, callSite: callSite)
+        super.init(counter: firstOnly ? ResourceCounter.flatMapFirst : .flatMap, callSite: callSite)
         traceSource(source)
     }
 
@@ -274,7 +274,7 @@ final class MergeArray<Element>: Producer<Element> {
 
     init(sources: [Observable<Element>], callSite: CallSite?) {
         self.sources = sources
-        super.init(counter: ResourceCounter.named("MergeArray"), callSite: callSite)
+        super.init(counter: ResourceCounter.mergeArray, callSite: callSite)
         for source in sources { traceSource(source) }
     }
 
@@ -317,7 +317,7 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
     init(selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int, observer: Observer, cancel: Cancelable) {
         self.selector = selector
         self.maxConcurrent = maxConcurrent
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("MergeLimitedSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.mergeLimitedSink)
     }
 
     func run(_ source: Observable<SourceElement>) -> Disposable {
@@ -551,7 +551,7 @@ final class MergeLimited<SourceElement, Source: ObservableConvertibleType>: Prod
         self.source = source
         self.selector = selector
         self.maxConcurrent = maxConcurrent
-        super.init(counter: counter ?? ResourceCounter.named("MergeLimited"), callSite: callSite)
+        super.init(counter: counter ?? ResourceCounter.mergeLimited, callSite: callSite)
         traceSource(source)
     }
 
@@ -567,4 +567,11 @@ extension ResourceCounter {
     fileprivate static let mergeSink = named("MergeSink")
     fileprivate static let mergeInnerObserver = named("MergeInnerObserver")
     fileprivate static let mergeLimitedInnerObserver = named("MergeLimitedInnerObserver")
+}
+
+extension ResourceCounter {
+    fileprivate static let flatMapFirst = named("FlatMapFirst")
+    fileprivate static let mergeArray = named("MergeArray")
+    fileprivate static let mergeLimited = named("MergeLimited")
+    fileprivate static let mergeLimitedSink = named("MergeLimitedSink")
 }
