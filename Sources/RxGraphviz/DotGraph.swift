@@ -193,3 +193,106 @@ public enum DotID {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 }
+
+// MARK: - Layout safety
+
+extension DotGraph {
+    /// The same graph with the label of every flat edge — one whose ends a `rank` constraint
+    /// puts on the same rank — moved to `xlabel`.
+    ///
+    /// Graphviz 2.42's `dot` turns the label of a flat edge into a virtual node on an extra rank,
+    /// and two labelled flat edges that share an end (`{rank=same; a; b; c} a -> c [label=x];
+    /// b -> c [label=y]`) corrupt its layout: `gvFreeLayout` double-frees, or spline routing first
+    /// fails with "triangulation failed". External labels are placed after the layout, so they
+    /// take no part in it.
+    public func withFlatEdgeLabelsOutside() -> DotGraph {
+        let groups = rankGroups()
+        guard !groups.isEmpty else { return self }
+        var copy = self
+        copy.root.mapEdges { edge in
+            guard edge.attributes["label"] != nil,
+                  groups.contains(where: { $0.contains(edge.from) && $0.contains(edge.to) }) else { return }
+            edge.moveLabelOutside()
+        }
+        return copy
+    }
+
+    /// A graph that is cheaper and sturdier to lay out, for a second try after Graphviz failed:
+    /// no rank constraints, no `newrank`, no ports, straight edges, every edge label external.
+    /// Nodes, clusters and colours stay, so the picture still says the same.
+    public func simplifiedForLayout() -> DotGraph {
+        var copy = self
+        copy.attributes["newrank"] = nil
+        copy.attributes["splines"] = "line"
+        copy.root.simplifyForLayout()
+        return copy
+    }
+
+    /// The node sets that share one rank: every `rank=same` subgraph on its own, all
+    /// `min`/`source` subgraphs together, all `max`/`sink` subgraphs together.
+    func rankGroups() -> [Set<String>] {
+        var same: [Set<String>] = []
+        var top = Set<String>()
+        var bottom = Set<String>()
+        func visit(_ subgraph: DotSubgraph) {
+            for child in subgraph.subgraphs {
+                if case .text(let rank)? = child.attributes["rank"] {
+                    switch rank {
+                    case "same": same.append(child.memberIDs)
+                    case "min", "source": top.formUnion(child.memberIDs)
+                    case "max", "sink": bottom.formUnion(child.memberIDs)
+                    default: break
+                    }
+                }
+                visit(child)
+            }
+        }
+        visit(root)
+        return (same + [top, bottom]).filter { $0.count > 1 }
+    }
+}
+
+extension DotSubgraph {
+    /// Every node this subgraph holds, nested subgraphs and edge ends included (DOT puts an
+    /// edge's ends in the subgraph that declares the edge).
+    var memberIDs: Set<String> {
+        var ids = Set(nodes.map(\.id))
+        for edge in edges { ids.insert(edge.from); ids.insert(edge.to) }
+        for subgraph in subgraphs { ids.formUnion(subgraph.memberIDs) }
+        return ids
+    }
+
+    mutating func mapEdges(_ body: (inout DotEdge) -> Void) {
+        for index in edges.indices { body(&edges[index]) }
+        for index in subgraphs.indices { subgraphs[index].mapEdges(body) }
+    }
+
+    mutating func simplifyForLayout() {
+        attributes["rank"] = nil
+        for index in edges.indices {
+            edges[index].moveLabelOutside()
+            edges[index].attributes["tailport"] = nil
+            edges[index].attributes["headport"] = nil
+        }
+        for index in subgraphs.indices { subgraphs[index].simplifyForLayout() }
+    }
+}
+
+extension DotEdge {
+    /// `label` becomes `xlabel`, in the same place (an `xlabel` already there wins).
+    mutating func moveLabelOutside() {
+        attributes.rename("label", to: "xlabel")
+    }
+}
+
+extension DotAttributes {
+    /// Gives the value of `key` to `newKey`, where `key` was; drops it if `newKey` is already set.
+    mutating func rename(_ key: String, to newKey: String) {
+        guard let index = items.firstIndex(where: { $0.key == key }) else { return }
+        if self[newKey] != nil {
+            items.remove(at: index)
+        } else {
+            items[index].key = newKey
+        }
+    }
+}

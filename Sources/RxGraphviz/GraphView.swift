@@ -108,13 +108,11 @@ struct GraphView {
         }
         if count > Self.largeGraph {
             // Edge labels become layout nodes in dot; external labels are placed afterwards.
-            for index in graph.root.edges.indices {
-                let label = graph.root.edges[index].attributes["label"]
-                graph.root.edges[index].attributes["label"] = nil
-                graph.root.edges[index].attributes["xlabel"] = label
-            }
+            graph.root.mapEdges { $0.moveLabelOutside() }
         }
-        return graph
+        // The observables share the top rank: labels on edges between them go outside, or
+        // Graphviz 2.42 corrupts the layout (see `withFlatEdgeLabelsOutside`).
+        return graph.withFlatEdgeLabelsOutside()
     }
 
     private var title: String {

@@ -105,10 +105,24 @@ public enum TraceRenderer {
     }
 
     /// A graph model rendered in `format`.
+    ///
+    /// Labels of flat edges are moved outside first (Graphviz 2.42 corrupts its layout on them).
+    /// When the layout still fails, the graph is laid out once more with simpler settings
+    /// (`simplifiedForLayout`); only when that fails too is it an error.
     public static func render(_ graph: DotGraph, format: RenderFormat) throws(RenderError) -> Data {
-        let text = graph.dotText
-        if format == .dot { return Data(text.utf8) }
-        return try GraphvizC.render(dot: text, format: format.rawValue)
+        let graph = graph.withFlatEdgeLabelsOutside()
+        if format == .dot { return Data(graph.dotText.utf8) }
+        switch GraphvizC.render(dot: graph.dotText, format: format.rawValue) {
+        case .success(let data):
+            return data
+        case .failure(.layout(let first)):
+            switch GraphvizC.render(dot: graph.simplifiedForLayout().dotText, format: format.rawValue) {
+            case .success(let data): return data
+            case .failure(let second): throw .graphviz("\(first); the simpler fallback layout failed too: \(second.message)")
+            }
+        case .failure(let failure):
+            throw .graphviz(failure.message)
+        }
     }
 }
 

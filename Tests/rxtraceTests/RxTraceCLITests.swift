@@ -130,6 +130,36 @@ final class Scratch {
         #expect(scratch.files == ["trace.json"])
     }
 
+    /// Issue 5: operators with two sources on the top row crashed Graphviz (`free(): double
+    /// free`). A real trace of zip, combineLatest and sample draws in every view and format.
+    @Test func graphOfOperatorsWithTwoSourcesNeverCrashes() throws {
+        let before = Resources.total
+        var printed: [String] = []
+        let document = Trace.record {
+            let bag = DisposeBag()
+            let left = PublishSubject<String>()
+            let right = PublishSubject<String>()
+            Observable.zip(left, right) { $0 + $1 }.subscribe(onNext: { printed.append("zip \($0)") }).disposed(by: bag)
+            Observable.combineLatest(left, right) { $0 + $1 }.subscribe(onNext: { printed.append("latest \($0)") }).disposed(by: bag)
+            left.sample(right).subscribe(onNext: { printed.append("sample \($0)") }).disposed(by: bag)
+            left.onNext("1")
+            right.onNext("A")
+        }
+        #expect(Resources.total == before)
+        #expect(printed == ["zip 1A", "latest 1A", "sample 1"])
+        let scratch = try Scratch()
+        let trace = try scratch.write(document)
+        for view in ["graph", "flow", "marbles", "resources"] {
+            for format in ["svg", "png", "pdf", "dot"] {
+                let result = try CLI.run(["render", trace, "--view", view, "-o", "\(view).\(format)"], in: scratch.url)
+                #expect(!result.signalled, "\(view) \(format): rxtrace died of a signal: \(result.stderr.prefix(200))")
+                #expect(result.status == 0, "\(view) \(format): status \(result.status): \(result.stderr.prefix(200))")
+                #expect(result.stderr.isEmpty, "\(view) \(format): \(result.stderr.prefix(200))")
+            }
+        }
+        #expect(String(decoding: try scratch.data("graph.svg"), as: UTF8.self).contains("CombineLatest"))
+    }
+
     @Test func optionsReachTheViews() throws {
         let scratch = try Scratch()
         let trace = try scratch.write(Fixtures.reference())

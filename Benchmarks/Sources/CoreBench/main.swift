@@ -129,6 +129,26 @@ func combineSubscribeDispose() {
     }
 }
 
+// MARK: - flatMap of 10,000 `just` inners
+
+func rxFlatMapJust() {
+    var total = 0
+    let subscription = Observable<Int>.range(start: 0, count: inners)
+        .flatMap { Observable.just($0) }
+        .subscribe(onNext: { total &+= $0 })
+    subscription.dispose()
+    sink &+= total
+}
+
+func combineFlatMapJust() {
+    var total = 0
+    let cancellable = (0..<inners).publisher
+        .flatMap { Just($0) }
+        .sink { total &+= $0 }
+    cancellable.cancel()
+    sink &+= total
+}
+
 // MARK: - Run
 
 print("# CoreBench (\(events) events, \(chains) chains, best of \(rounds); release build)")
@@ -150,6 +170,11 @@ table("subject → map → filter → subscribe", unit: "events", [
 table("subscribe + dispose of a 3-operator chain", unit: "chains", [
     Row(name: "RxCore", seconds: best(rxSubscribeDispose), units: chains),
     Row(name: "OpenCombine", seconds: best(combineSubscribeDispose), units: chains),
+], against: "OpenCombine")
+
+table("flatMap of \(inners) `just` inners", unit: "inners", [
+    Row(name: "RxCore", seconds: best(rxFlatMapJust), units: inners),
+    Row(name: "OpenCombine", seconds: best(combineFlatMapJust), units: inners),
 ], against: "OpenCombine")
 
 let after = Resources.total

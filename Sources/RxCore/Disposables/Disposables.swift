@@ -117,7 +117,7 @@ public final class BooleanDisposable: DisposeBase, Cancelable {
 
     public init(isDisposed: Bool = false) {
         disposed = Atomic(isDisposed)
-        super.init(counter: ResourceCounter.named("BooleanDisposable"))
+        super.init(counter: ResourceCounter.rxBooleanDisposable)
     }
 
     public var isDisposed: Bool { disposed.load(ordering: .acquiring) }
@@ -125,4 +125,8 @@ public final class BooleanDisposable: DisposeBase, Cancelable {
     public func dispose() {
         if !disposed.exchange(true, ordering: .acquiringAndReleasing) { traceDisposed(traceID) }
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let rxBooleanDisposable = named("BooleanDisposable")
 }

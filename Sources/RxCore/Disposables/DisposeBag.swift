@@ -15,7 +15,7 @@ public final class DisposeBag: DisposeBase {
     private let state = Mutex(State())
 
     public init(file: StaticString = #fileID, line: UInt = #line) {
-        super.init(counter: ResourceCounter.named("DisposeBag"), callSite: CallSite(file, line))
+        super.init(counter: ResourceCounter.rxDisposeBag, callSite: CallSite(file, line))
     }
 
     /// A bag holding `disposables` already.
@@ -62,4 +62,8 @@ public final class DisposeBag: DisposeBase {
     }
 
     deinit { disposeAll() }
+}
+
+extension ResourceCounter {
+    fileprivate static let rxDisposeBag = named("DisposeBag")
 }

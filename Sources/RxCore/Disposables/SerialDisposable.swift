@@ -9,7 +9,7 @@ public final class SerialDisposable: DisposeBase, Cancelable {
 
     private let state = Mutex(State())
 
-    public init() { super.init(counter: ResourceCounter.named("SerialDisposable")) }
+    public init() { super.init(counter: ResourceCounter.rxSerialDisposable) }
 
     public var isDisposed: Bool { state.withLock { $0.disposed } }
 
@@ -54,7 +54,7 @@ public final class SingleAssignmentDisposable: DisposeBase, Cancelable {
 
     private let state = Mutex(State())
 
-    public init() { super.init(counter: ResourceCounter.named("SingleAssignmentDisposable")) }
+    public init() { super.init(counter: ResourceCounter.rxSingleAssignmentDisposable) }
 
     public var isDisposed: Bool { state.withLock { $0.disposed } }
 
@@ -98,7 +98,7 @@ public final class RefCountDisposable: DisposeBase, Cancelable {
 
     public init(disposable: Disposable) {
         state = Mutex(State(underlying: disposable))
-        super.init(counter: ResourceCounter.named("RefCountDisposable"))
+        super.init(counter: ResourceCounter.rxRefCountDisposable)
     }
 
     public var isDisposed: Bool { state.withLock { $0.underlying == nil } }
@@ -153,7 +153,7 @@ public final class ScheduledDisposable: DisposeBase, Cancelable {
     public init(scheduler: ImmediateSchedulerType, disposable: Disposable) {
         self.scheduler = scheduler
         self.inner = Mutex(disposable)
-        super.init(counter: ResourceCounter.named("ScheduledDisposable"))
+        super.init(counter: ResourceCounter.rxScheduledDisposable)
     }
 
     public var isDisposed: Bool { inner.withLock { $0 == nil } }
@@ -168,4 +168,11 @@ public final class ScheduledDisposable: DisposeBase, Cancelable {
             return Disposables.create()
         }
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let rxSerialDisposable = named("SerialDisposable")
+    fileprivate static let rxSingleAssignmentDisposable = named("SingleAssignmentDisposable")
+    fileprivate static let rxRefCountDisposable = named("RefCountDisposable")
+    fileprivate static let rxScheduledDisposable = named("ScheduledDisposable")
 }

@@ -11,7 +11,7 @@ final class Deferred<Element>: Producer<Element> {
 
     init(factory: @escaping () throws -> Observable<Element>, callSite: CallSite?) {
         self.factory = factory
-        super.init(counter: ResourceCounter.named("Deferred"), callSite: callSite)
+        super.init(counter: ResourceCounter.rxDeferred, callSite: callSite)
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
@@ -25,7 +25,7 @@ final class DeferredSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("DeferredSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.rxDeferredSink)
     }
 
     func run(_ factory: () throws -> Observable<Element>) -> Disposable {
@@ -42,4 +42,9 @@ final class DeferredSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         forwardOn(event)
         if event.isStopEvent { dispose() }
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let rxDeferred = named("Deferred")
+    fileprivate static let rxDeferredSink = named("DeferredSink")
 }

@@ -16,7 +16,7 @@ extension ObservableType {
 }
 
 final class Empty<Element>: Producer<Element> {
-    init(callSite: CallSite?) { super.init(counter: ResourceCounter.named("Empty"), callSite: callSite) }
+    init(callSite: CallSite?) { super.init(counter: ResourceCounter.rxEmpty, callSite: callSite) }
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
@@ -26,7 +26,7 @@ final class Empty<Element>: Producer<Element> {
 }
 
 final class NeverProducer<Element>: Producer<Element> {
-    init(callSite: CallSite?) { super.init(counter: ResourceCounter.named("Never"), callSite: callSite) }
+    init(callSite: CallSite?) { super.init(counter: ResourceCounter.rxNever, callSite: callSite) }
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
@@ -39,7 +39,7 @@ final class ErrorProducer<Element>: Producer<Element> {
 
     init(error: Swift.Error, callSite: CallSite?) {
         self.error = error
-        super.init(counter: ResourceCounter.named("Error"), callSite: callSite)
+        super.init(counter: ResourceCounter.rxError, callSite: callSite)
     }
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
@@ -47,4 +47,10 @@ final class ErrorProducer<Element>: Producer<Element> {
         observer.on(.error(error))
         return Disposables.create()
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let rxEmpty = named("Empty")
+    fileprivate static let rxNever = named("Never")
+    fileprivate static let rxError = named("Error")
 }

@@ -16,7 +16,7 @@ final class Just<Element>: Producer<Element> {
 
     init(element: Element, callSite: CallSite?) {
         self.element = element
-        super.init(counter: ResourceCounter.named("Just"), callSite: callSite)
+        super.init(counter: ResourceCounter.rxJust, callSite: callSite)
     }
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
@@ -25,4 +25,8 @@ final class Just<Element>: Producer<Element> {
         observer.on(.completed)
         return Disposables.create()
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let rxJust = named("Just")
 }

@@ -64,7 +64,7 @@ final class ObservableSequence<Source: Swift.Sequence>: Producer<Source.Element>
     init(elements: Source, scheduler: ImmediateSchedulerType, callSite: CallSite?) {
         self.elements = elements
         self.scheduler = scheduler
-        super.init(counter: ResourceCounter.named("ObservableSequence"), callSite: callSite)
+        super.init(counter: ResourceCounter.rxObservableSequence, callSite: callSite)
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
@@ -73,7 +73,7 @@ final class ObservableSequence<Source: Swift.Sequence>: Producer<Source.Element>
             sink = ObservableSequenceSink(array, scheduler: scheduler, observer: observer, cancel: cancel)
         } else {
             var iterator = elements.makeIterator()
-            sink = ClosureSteppingSink(next: { iterator.next() }, scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.named("ObservableSequenceSink"))
+            sink = ClosureSteppingSink(next: { iterator.next() }, scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.rxObservableSequenceSink)
         }
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -89,7 +89,7 @@ final class RangeProducer<Element: RxAbstractInteger>: Producer<Element> {
         self.start = start
         self.count = count
         self.scheduler = scheduler
-        super.init(counter: ResourceCounter.named("RangeProducer"), callSite: callSite)
+        super.init(counter: ResourceCounter.rxRangeProducer, callSite: callSite)
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
@@ -110,7 +110,7 @@ final class Generate<Element>: Producer<Element> {
         self.condition = condition
         self.iterate = iterate
         self.scheduler = scheduler
-        super.init(counter: ResourceCounter.named("Generate"), callSite: callSite)
+        super.init(counter: ResourceCounter.rxGenerate, callSite: callSite)
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
@@ -121,7 +121,7 @@ final class Generate<Element>: Producer<Element> {
             if started { state = try iterate(state) }
             started = true
             return try condition(state) ? state : nil
-        }, scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.named("GenerateSink"))
+        }, scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.rxGenerateSink)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
     }
@@ -182,7 +182,7 @@ final class ObservableSequenceSink<Observer: ObserverType>: SteppingSink<Observe
 
     init(_ elements: [Element], scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
         self.elements = elements
-        super.init(scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.named("ObservableSequenceSink"))
+        super.init(scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.rxObservableSequenceSink)
     }
 
     override func step() -> Bool {
@@ -208,7 +208,7 @@ final class RangeSink<Observer: ObserverType>: SteppingSink<Observer> where Obse
     init(start: Element, count: Element, scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
         self.next = start
         self.remaining = Int(count)
-        super.init(scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.named("RangeSink"))
+        super.init(scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.rxRangeSink)
     }
 
     override func step() -> Bool {
@@ -253,4 +253,13 @@ struct ImmediateScheduler: ImmediateSchedulerType {
     func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         action(state)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let rxObservableSequence = named("ObservableSequence")
+    fileprivate static let rxObservableSequenceSink = named("ObservableSequenceSink")
+    fileprivate static let rxRangeProducer = named("RangeProducer")
+    fileprivate static let rxGenerate = named("Generate")
+    fileprivate static let rxGenerateSink = named("GenerateSink")
+    fileprivate static let rxRangeSink = named("RangeSink")
 }

@@ -19,7 +19,7 @@ final class Timer<Element: RxAbstractInteger>: Producer<Element> {
         self.dueTime = dueTime
         self.period = period
         self.scheduler = scheduler
-        super.init(counter: ResourceCounter.named("Timer"), callSite: callSite)
+        super.init(counter: ResourceCounter.rxTimer, callSite: callSite)
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
@@ -44,6 +44,11 @@ final class Timer<Element: RxAbstractInteger>: Producer<Element> {
 
 final class TimerSink<Observer: ObserverType>: Sink<Observer> {
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("TimerSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.rxTimerSink)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let rxTimer = named("Timer")
+    fileprivate static let rxTimerSink = named("TimerSink")
 }

@@ -14,7 +14,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
     private let state = Mutex(State())
 
     public init(file: StaticString = #fileID, line: UInt = #line) {
-        super.init(kind: .subject, counter: ResourceCounter.named("AsyncSubject"), callSite: CallSite(file, line))
+        super.init(kind: .subject, counter: ResourceCounter.rxAsyncSubject, callSite: CallSite(file, line))
     }
 
     /// Whether anyone is subscribed.
@@ -72,3 +72,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
 }
 
 enum AsyncOutcome<Element> { case added(Int), stopped(Event<Element>, Element?) }
+
+extension ResourceCounter {
+    fileprivate static let rxAsyncSubject = named("AsyncSubject")
+}

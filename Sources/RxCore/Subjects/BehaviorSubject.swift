@@ -16,7 +16,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     /// A subject whose current value is `value`.
     public init(value: Element, file: StaticString = #fileID, line: UInt = #line) {
         self.element = value
-        super.init(kind: .subject, counter: ResourceCounter.named("BehaviorSubject"), callSite: CallSite(file, line))
+        super.init(kind: .subject, counter: ResourceCounter.rxBehaviorSubject, callSite: CallSite(file, line))
     }
 
     /// Whether anyone is subscribed.
@@ -103,4 +103,8 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
         lock.unlock()
         traceDisposed(traceID)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let rxBehaviorSubject = named("BehaviorSubject")
 }

@@ -14,7 +14,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     @exclusivity(unchecked) private var disposed = false
 
     public init(file: StaticString = #fileID, line: UInt = #line) {
-        super.init(kind: .subject, counter: ResourceCounter.named("PublishSubject"), callSite: CallSite(file, line))
+        super.init(kind: .subject, counter: ResourceCounter.rxPublishSubject, callSite: CallSite(file, line))
     }
 
     /// Whether anyone is subscribed.
@@ -95,3 +95,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
 }
 
 enum PublishOutcome<Element> { case added(Int), stopped(Event<Element>), disposed }
+
+extension ResourceCounter {
+    fileprivate static let rxPublishSubject = named("PublishSubject")
+}

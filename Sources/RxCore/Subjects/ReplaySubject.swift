@@ -15,7 +15,7 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
 
     init(bufferSize: Int?, callSite: CallSite) {
         self.bufferSize = bufferSize
-        super.init(kind: .subject, counter: ResourceCounter.named("ReplaySubject"), callSite: callSite)
+        super.init(kind: .subject, counter: ResourceCounter.rxReplaySubject, callSite: callSite)
     }
 
     /// Replays the last `bufferSize` elements.
@@ -105,4 +105,8 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
         lock.unlock()
         traceDisposed(traceID)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let rxReplaySubject = named("ReplaySubject")
 }

@@ -119,6 +119,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     }
 
     private func andThenSource<Element>(_ second: Observable<Element>, _ callSite: CallSite) -> Observable<Element> {
-        PrimitiveFlatMap<Never, Element>(source: primitiveSequence.source, selector: { _ in second }, continuation: second, callSite: callSite)
+        PrimitiveFlatMap<Never, Element>(source: primitiveSequence.source, selector: nil, continuation: second, callSite: callSite)
     }
 }
+

@@ -147,7 +147,7 @@ final class AsPrimitiveSink<Observer: ObserverType>: Sink<Observer>, ObserverTyp
 
     init(allowsEmpty: Bool, observer: Observer, cancel: Cancelable) {
         self.allowsEmpty = allowsEmpty
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("AsPrimitiveSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.rxAsPrimitiveSink)
     }
 
     func on(_ event: Event<Element>) {
@@ -198,7 +198,7 @@ final class AsCompletableSink<SourceElement, Observer: ObserverType>: Sink<Obser
     typealias Element = SourceElement
 
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("AsCompletableSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.rxAsCompletableSink)
     }
 
     func on(_ event: Event<SourceElement>) {
@@ -220,7 +220,7 @@ final class AsCompletable<SourceElement>: Producer<Never> {
 
     init(source: Observable<SourceElement>, callSite: CallSite?) {
         self.source = source
-        super.init(counter: ResourceCounter.named("AsCompletable"), callSite: callSite)
+        super.init(counter: ResourceCounter.rxAsCompletable, callSite: callSite)
         traceSource(source)
     }
 
@@ -240,20 +240,22 @@ final class PrimitiveFlatMapSink<SourceElement, Observer: ObserverType>: Sink<Ob
     typealias Element = SourceElement
     typealias Selector = (SourceElement) throws -> Observable<Observer.Element>
 
-    private let selector: Selector
+    private let selector: Selector?
     private let continuation: Observable<Observer.Element>?
     let sourceSubscription = SingleAssignmentDisposable()
     let innerSubscription = SingleAssignmentDisposable()
 
-    init(selector: @escaping Selector, continuation: Observable<Observer.Element>?, observer: Observer, cancel: Cancelable) {
+    init(selector: Selector?, continuation: Observable<Observer.Element>?, observer: Observer, cancel: Cancelable) {
         self.selector = selector
         self.continuation = continuation
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("PrimitiveFlatMapSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.rxPrimitiveFlatMapSink)
     }
 
     func on(_ event: Event<SourceElement>) {
         switch event {
         case .next(let element):
+            // `andThen` has no selector: its source is a `Completable`, which has no elements.
+            guard let selector else { return }
             do {
                 let inner = try selector(element)
                 sourceSubscription.dispose()
@@ -287,7 +289,7 @@ final class PrimitiveFlatMapInnerObserver<SourceElement, Observer: ObserverType>
 
     init(parent: PrimitiveFlatMapSink<SourceElement, Observer>) {
         self.parent = parent
-        super.init(counter: ResourceCounter.named("PrimitiveFlatMapInnerObserver"))
+        super.init(counter: ResourceCounter.rxPrimitiveFlatMapInnerObserver)
         traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
     }
 
@@ -301,10 +303,10 @@ final class PrimitiveFlatMap<SourceElement, Element>: Producer<Element> {
     typealias Selector = (SourceElement) throws -> Observable<Element>
 
     private let source: Observable<SourceElement>
-    private let selector: Selector
+    private let selector: Selector?
     private let continuation: Observable<Element>?
 
-    init(source: Observable<SourceElement>, selector: @escaping Selector, continuation: Observable<Element>?, callSite: CallSite?) {
+    init(source: Observable<SourceElement>, selector: Selector?, continuation: Observable<Element>?, callSite: CallSite?) {
         self.source = source
         self.selector = selector
         self.continuation = continuation
@@ -318,4 +320,12 @@ final class PrimitiveFlatMap<SourceElement, Element>: Producer<Element> {
         sink.sourceSubscription.setDisposable(source.subscribe(sink))
         return (sink: sink, subscription: Disposables.create(sink.sourceSubscription, sink.innerSubscription))
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let rxAsPrimitiveSink = named("AsPrimitiveSink")
+    fileprivate static let rxAsCompletableSink = named("AsCompletableSink")
+    fileprivate static let rxAsCompletable = named("AsCompletable")
+    fileprivate static let rxPrimitiveFlatMapSink = named("PrimitiveFlatMapSink")
+    fileprivate static let rxPrimitiveFlatMapInnerObserver = named("PrimitiveFlatMapInnerObserver")
 }
