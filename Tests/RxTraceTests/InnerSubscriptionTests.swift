@@ -29,8 +29,8 @@ import RxTrace
             "4 disposable SinkDisposer \(file):\(ld)",
             "5 disposable SingleAssignmentDisposable \(file):\(ld)",
             "6 sink MergeSink \(file):\(ld)",
-            "7 disposable SubscriptionDisposable \(file):\(ld)",
-            "8 disposable AnonymousDisposable \(file):\(ld)",
+            "7 disposable AnonymousDisposable \(file):\(ld)",
+            "8 disposable SubscriptionDisposable \(file):\(ld)",
             "9 disposable BinaryDisposable \(file):\(ld)",
             "10 producer ObservableSequence \(file):\(lc)",
             "11 observer MergeInnerObserver \(file):\(ld)",
@@ -41,25 +41,26 @@ import RxTrace
             "16 disposable SinkDisposer \(file):\(ld)",
             "17 sink ObservableSequenceSink \(file):\(ld)",
         ])
-        // The merge sink (6) keeps its inner observers itself: each inner observer owns the
-        // SinkDisposer of its inner `of` subscription and forwards into the sink.
         #expect(edgeLines(trace) == [
             "2 -run-> 6",
             "2 -source-> 1",
             "4 -owns-> 6",
-            "4 -owns-> 8",
-            "5 -owns-> 7",
+            "4 -owns-> 7",
+            "5 -owns-> 8",
             "6 -forward-> 3",
             "6 -subscribes-> 1",
+            "7 -owns-> 5",
+            "7 -owns-> 11",
+            "7 -owns-> 15",
             "9 -owns-> 4",
             "10 -run-> 13",
-            "11 -owns-> 12",
             "11 -forward-> 6",
+            "11 -owns-> 12",
             "12 -owns-> 13",
             "13 -forward-> 11",
             "14 -run-> 17",
-            "15 -owns-> 16",
             "15 -forward-> 6",
+            "15 -owns-> 16",
             "16 -owns-> 17",
             "17 -forward-> 15",
         ])
@@ -70,7 +71,7 @@ import RxTrace
             "run 2→2 run(observer: 3, cancel: 4)",
             "init 2→6",
             "subscribe 6→1 subscribe(6)",
-            "setSinkAndSubscription 2→4 sink: 6, subscription: 8",
+            "setSinkAndSubscription 2→4 sink: 6, subscription: 7",
             "on 0→1 next(1)",
             "forwardOn 1→6 next(1)",
             "subscribe 11→10 subscribe(11)",
@@ -125,10 +126,13 @@ import RxTrace
             "on 0→3 completed",
             "onCore 0→3 completed",
             "dispose 4→6",
-            "dispose 4→8",
+            "dispose 4→7",
             "dispose 9→4",
         ])
         #expect(printed == ["1a", "1b", "2a", "2b"])
+        // Each inner `of` is a subscription of its own: the merge group (7) owns the outer
+        // subscription (5) and each inner observer, which owns its inner subscription and
+        // forwards into the MergeSink (6).
         #expect(Trace.leaks(in: trace).isEmpty)
     }
 

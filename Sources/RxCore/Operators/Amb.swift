@@ -22,7 +22,7 @@ final class AmbSink<Observer: ObserverType>: Sink<Observer> {
     private var winner: Int?
 
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("AmbSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.ambSink)
     }
 
     func run(_ sources: [Observable<Element>]) -> Disposable {
@@ -70,7 +70,7 @@ final class AmbObserver<Observer: ObserverType>: ObserverBase<Observer.Element> 
     init(parent: AmbSink<Observer>, index: Int) {
         self.parent = parent
         self.index = index
-        super.init(counter: ResourceCounter.named("AmbObserver"))
+        super.init(counter: ResourceCounter.ambObserver)
         traceEdge(traceID, parent.traceID, .forward)
     }
 
@@ -88,7 +88,7 @@ final class Amb<Element>: Producer<Element> {
 
     init(sources: [Observable<Element>], callSite: CallSite?) {
         self.sources = sources
-        super.init(counter: ResourceCounter.named("Amb"), callSite: callSite)
+        super.init(counter: ResourceCounter.amb, callSite: callSite)
         for source in sources { traceSource(source) }
     }
 
@@ -97,4 +97,10 @@ final class Amb<Element>: Producer<Element> {
         let subscription = sink.run(sources)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let amb = named("Amb")
+    fileprivate static let ambObserver = named("AmbObserver")
+    fileprivate static let ambSink = named("AmbSink")
 }

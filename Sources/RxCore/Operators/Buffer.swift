@@ -35,7 +35,7 @@ final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>
         self.timeSpan = timeSpan
         self.count = count
         self.scheduler = scheduler
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("BufferTimeCountSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.bufferTimeCountSink)
     }
 
     func run(_ source: Observable<Element>) -> Disposable {
@@ -97,7 +97,7 @@ final class BufferTimeCount<Element>: Producer<[Element]> {
         self.timeSpan = timeSpan
         self.count = count
         self.scheduler = scheduler
-        super.init(counter: ResourceCounter.named("BufferTimeCount"), callSite: callSite)
+        super.init(counter: ResourceCounter.bufferTimeCount, callSite: callSite)
         traceSource(source)
     }
 
@@ -130,7 +130,7 @@ final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>
         self.count = count
         self.scheduler = scheduler
         self.refCount = RefCountDisposable(disposable: group)
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("WindowTimeCountSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.windowTimeCountSink)
     }
 
     func run(_ source: Observable<Element>) -> Disposable {
@@ -200,7 +200,7 @@ final class WindowTimeCount<Element>: Producer<Observable<Element>> {
         self.timeSpan = timeSpan
         self.count = count
         self.scheduler = scheduler
-        super.init(counter: ResourceCounter.named("WindowTimeCount"), callSite: callSite)
+        super.init(counter: ResourceCounter.windowTimeCount, callSite: callSite)
         traceSource(source)
     }
 
@@ -221,7 +221,7 @@ final class RefCountedObservable<Element>: Observable<Element> {
     init(source: Observable<Element>, refCount: RefCountDisposable) {
         self.source = source
         self.refCount = refCount
-        super.init(kind: .observable, counter: ResourceCounter.named("RefCountedObservable"))
+        super.init(kind: .observable, counter: ResourceCounter.refCountedObservable)
         traceSource(source)
     }
 
@@ -230,4 +230,12 @@ final class RefCountedObservable<Element>: Observable<Element> {
         let subscription = source.subscribe(observer)
         return Disposables.create(subscription, reference)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let bufferTimeCount = named("BufferTimeCount")
+    fileprivate static let bufferTimeCountSink = named("BufferTimeCountSink")
+    fileprivate static let refCountedObservable = named("RefCountedObservable")
+    fileprivate static let windowTimeCount = named("WindowTimeCount")
+    fileprivate static let windowTimeCountSink = named("WindowTimeCountSink")
 }

@@ -82,7 +82,7 @@ struct CombineLatestStateMachine<Value>: CombiningStateMachine {
 
 final class CombineLatestSink<Value, Observer: ObserverType>: CombiningSink<CombineLatestStateMachine<Value>, Observer> {
     init(arity: Int, combine: @escaping ([Value]) throws -> Observer.Element, observer: Observer, cancel: Cancelable) {
-        super.init(arity: arity, combine: combine, observer: observer, cancel: cancel, counter: ResourceCounter.named("CombineLatestSink"))
+        super.init(arity: arity, combine: combine, observer: observer, cancel: cancel, counter: ResourceCounter.combineLatestSink)
     }
 }
 
@@ -93,7 +93,7 @@ final class CombineLatest<Value, Result>: Producer<Result> {
     init(sources: [CombiningSource<Value>], combine: @escaping ([Value]) throws -> Result, callSite: CallSite?) {
         self.sources = sources
         self.combine = combine
-        super.init(counter: ResourceCounter.named("CombineLatest"), callSite: callSite)
+        super.init(counter: ResourceCounter.combineLatest, callSite: callSite)
         for source in sources { traceSource(source.observable) }
     }
 
@@ -232,4 +232,9 @@ extension ObservableType where Element == Any {
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8, file: StaticString = #fileID, line: UInt = #line) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)> {
         CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3), CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6), CombiningSource(any: source7), CombiningSource(any: source8)], combine: { values in (values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element, values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element, values[6] as! O7.Element, values[7] as! O8.Element) }, callSite: CallSite(file, line))
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let combineLatest = named("CombineLatest")
+    fileprivate static let combineLatestSink = named("CombineLatestSink")
 }

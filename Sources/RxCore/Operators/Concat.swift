@@ -2,7 +2,7 @@ extension ObservableType {
     /// Maps each element to an observable and emits their elements one observable after the
     /// other: the next is subscribed when the previous completes.
     public func concatMap<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Source.Element> {
-        MergeLimited(source: asObservable(), selector: selector, maxConcurrent: 1, callSite: CallSite(file, line), counter: ResourceCounter.named("ConcatMap"))
+        MergeLimited(source: asObservable(), selector: selector, maxConcurrent: 1, callSite: CallSite(file, line), counter: ResourceCounter.concatMap)
     }
 
     /// The elements of this observable, then, once it completes, those of `second`.
@@ -33,7 +33,7 @@ extension ObservableType {
 extension ObservableType where Element: ObservableConvertibleType {
     /// The elements of each inner observable in turn: `merge(maxConcurrent: 1)`.
     public func concat(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
-        MergeLimited(source: asObservable(), selector: { $0 }, maxConcurrent: 1, callSite: CallSite(file, line), counter: ResourceCounter.named("Concat"))
+        MergeLimited(source: asObservable(), selector: { $0 }, maxConcurrent: 1, callSite: CallSite(file, line), counter: ResourceCounter.concat)
     }
 }
 
@@ -43,7 +43,7 @@ final class Concat<Sources: Swift.Sequence, Element>: Producer<Element> where So
 
     init(sources: Sources, callSite: CallSite?) {
         self.sources = sources
-        super.init(counter: ResourceCounter.named("Concat"), callSite: callSite)
+        super.init(counter: ResourceCounter.concat, callSite: callSite)
         if traceID != 0, let collection = sources as? [Observable<Element>] {
             for source in collection { traceSource(source) }
         }
@@ -54,4 +54,9 @@ final class Concat<Sources: Swift.Sequence, Element>: Producer<Element> where So
         let subscription = sink.run(sources: sources)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let concat = named("Concat")
+    fileprivate static let concatMap = named("ConcatMap")
 }

@@ -88,7 +88,7 @@ final class DebounceSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     init(dueTime: RxTimeInterval, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
         self.dueTime = dueTime
         self.scheduler = scheduler
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("DebounceSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.debounceSink)
     }
 
     func run(_ source: Observable<Element>) -> Disposable {
@@ -147,7 +147,7 @@ final class Debounce<Element>: Producer<Element> {
         self.source = source
         self.dueTime = dueTime
         self.scheduler = scheduler
-        super.init(counter: ResourceCounter.named("Debounce"), callSite: callSite)
+        super.init(counter: ResourceCounter.debounce, callSite: callSite)
         traceSource(source)
     }
 
@@ -156,4 +156,9 @@ final class Debounce<Element>: Producer<Element> {
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let debounce = named("Debounce")
+    fileprivate static let debounceSink = named("DebounceSink")
 }

@@ -43,7 +43,7 @@ final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<Observer
     init(selector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool, observer: Observer, cancel: Cancelable) {
         self.selector = selector
         self.comparer = comparer
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("DistinctUntilChangedSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.distinctUntilChangedSink)
     }
 
     func onNext(_ value: Element) {
@@ -81,7 +81,7 @@ final class DistinctUntilChanged<Element, Key>: Producer<Element> {
         self.source = source
         self.selector = selector
         self.comparer = comparer
-        super.init(counter: ResourceCounter.named("DistinctUntilChanged"), callSite: callSite)
+        super.init(counter: ResourceCounter.distinctUntilChanged, callSite: callSite)
         traceSource(source)
     }
 
@@ -95,4 +95,9 @@ final class DistinctUntilChanged<Element, Key>: Producer<Element> {
 final class DistinctKeyBox<Key> {
     var value: Key
     init(_ value: Key) { self.value = value }
+}
+
+extension ResourceCounter {
+    fileprivate static let distinctUntilChanged = named("DistinctUntilChanged")
+    fileprivate static let distinctUntilChangedSink = named("DistinctUntilChangedSink")
 }

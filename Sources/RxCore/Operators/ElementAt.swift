@@ -41,7 +41,7 @@ final class ElementAtSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
 
     init(index: Int, observer: Observer, cancel: Cancelable) {
         self.remaining = index
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("ElementAtSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.elementAtSink)
     }
 
     func onNext(_ element: Element) {
@@ -74,7 +74,7 @@ final class ElementAt<Element>: Producer<Element> {
     init(source: Observable<Element>, index: Int, callSite: CallSite?) {
         self.source = source
         self.index = index
-        super.init(counter: ResourceCounter.named("ElementAt"), callSite: callSite)
+        super.init(counter: ResourceCounter.elementAt, callSite: callSite)
         traceSource(source)
     }
 
@@ -91,7 +91,7 @@ final class FirstSink<SourceType, Observer: ObserverType>: Sink<Observer>, Obser
     typealias Element = SourceType
 
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("FirstSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.firstSink)
     }
 
     func onNext(_ value: SourceType) {
@@ -120,7 +120,7 @@ final class First<SourceType>: Producer<SourceType?> {
 
     init(source: Observable<SourceType>, callSite: CallSite?) {
         self.source = source
-        super.init(counter: ResourceCounter.named("First"), callSite: callSite)
+        super.init(counter: ResourceCounter.first, callSite: callSite)
         traceSource(source)
     }
 
@@ -141,7 +141,7 @@ final class SingleAsyncSink<Observer: ObserverType>: Sink<Observer>, ObserverTyp
 
     init(predicate: ((Element) throws -> Bool)?, observer: Observer, cancel: Cancelable) {
         self.predicate = predicate
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SingleAsyncSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.singleAsyncSink)
     }
 
     func onNext(_ value: Element) {
@@ -180,7 +180,7 @@ final class SingleAsync<Element>: Producer<Element> {
     init(source: Observable<Element>, predicate: ((Element) throws -> Bool)?, callSite: CallSite?) {
         self.source = source
         self.predicate = predicate
-        super.init(counter: ResourceCounter.named("SingleAsync"), callSite: callSite)
+        super.init(counter: ResourceCounter.singleAsync, callSite: callSite)
         traceSource(source)
     }
 
@@ -189,4 +189,13 @@ final class SingleAsync<Element>: Producer<Element> {
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let elementAt = named("ElementAt")
+    fileprivate static let elementAtSink = named("ElementAtSink")
+    fileprivate static let first = named("First")
+    fileprivate static let firstSink = named("FirstSink")
+    fileprivate static let singleAsync = named("SingleAsync")
+    fileprivate static let singleAsyncSink = named("SingleAsyncSink")
 }

@@ -15,7 +15,7 @@ final class EnumeratedSink<SourceType, Observer: ObserverType>: Sink<Observer>, 
     private var index = 0
 
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("EnumeratedSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.enumeratedSink)
     }
 
     func onNext(_ element: SourceType) {
@@ -48,7 +48,7 @@ final class Enumerated<Element>: Producer<(index: Int, element: Element)> {
 
     init(source: Observable<Element>, callSite: CallSite?) {
         self.source = source
-        super.init(counter: ResourceCounter.named("Enumerated"), callSite: callSite)
+        super.init(counter: ResourceCounter.enumerated, callSite: callSite)
         traceSource(source)
     }
 
@@ -57,4 +57,9 @@ final class Enumerated<Element>: Producer<(index: Int, element: Element)> {
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let enumerated = named("Enumerated")
+    fileprivate static let enumeratedSink = named("EnumeratedSink")
 }

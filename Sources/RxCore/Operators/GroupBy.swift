@@ -41,7 +41,7 @@ final class GroupBySink<Key: Hashable, Element, Observer: ObserverType>: Sink<Ob
     init(keySelector: @escaping (Element) throws -> Key, observer: Observer, cancel: Cancelable) {
         self.keySelector = keySelector
         self.refCount = RefCountDisposable(disposable: group)
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("GroupBySink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.groupBySink)
     }
 
     func run(_ source: Observable<Element>) -> Disposable {
@@ -97,7 +97,7 @@ final class GroupBy<Key: Hashable, Element>: Producer<GroupedObservable<Key, Ele
     init(source: Observable<Element>, keySelector: @escaping (Element) throws -> Key, callSite: CallSite?) {
         self.source = source
         self.keySelector = keySelector
-        super.init(counter: ResourceCounter.named("GroupBy"), callSite: callSite)
+        super.init(counter: ResourceCounter.groupBy, callSite: callSite)
         traceSource(source)
     }
 
@@ -106,4 +106,9 @@ final class GroupBy<Key: Hashable, Element>: Producer<GroupedObservable<Key, Ele
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let groupBy = named("GroupBy")
+    fileprivate static let groupBySink = named("GroupBySink")
 }

@@ -12,7 +12,7 @@ final class IgnoreElementsSink<SourceType, Observer: ObserverType>: Sink<Observe
     typealias Element = SourceType
 
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("IgnoreElementsSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.ignoreElementsSink)
     }
 
     func onNext(_ element: SourceType) {}
@@ -36,7 +36,7 @@ final class IgnoreElements<SourceType>: Producer<Swift.Never> {
 
     init(source: Observable<SourceType>, callSite: CallSite?) {
         self.source = source
-        super.init(counter: ResourceCounter.named("IgnoreElements"), callSite: callSite)
+        super.init(counter: ResourceCounter.ignoreElements, callSite: callSite)
         traceSource(source)
     }
 
@@ -45,4 +45,9 @@ final class IgnoreElements<SourceType>: Producer<Swift.Never> {
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let ignoreElements = named("IgnoreElements")
+    fileprivate static let ignoreElementsSink = named("IgnoreElementsSink")
 }

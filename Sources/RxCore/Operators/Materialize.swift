@@ -17,7 +17,7 @@ final class MaterializeSink<SourceType, Observer: ObserverType>: Sink<Observer>,
     typealias Element = SourceType
 
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("MaterializeSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.materializeSink)
     }
 
     func onNext(_ element: SourceType) {
@@ -38,7 +38,7 @@ final class Materialize<Element>: Producer<Event<Element>> {
 
     init(source: Observable<Element>, callSite: CallSite?) {
         self.source = source
-        super.init(counter: ResourceCounter.named("Materialize"), callSite: callSite)
+        super.init(counter: ResourceCounter.materialize, callSite: callSite)
         traceSource(source)
     }
 
@@ -53,7 +53,7 @@ final class DematerializeSink<SourceType: EventConvertible, Observer: ObserverTy
     typealias Element = SourceType
 
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("DematerializeSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.dematerializeSink)
     }
 
     func on(_ event: Event<SourceType>) {
@@ -77,7 +77,7 @@ final class Dematerialize<SourceType: EventConvertible>: Producer<SourceType.Ele
 
     init(source: Observable<SourceType>, callSite: CallSite?) {
         self.source = source
-        super.init(counter: ResourceCounter.named("Dematerialize"), callSite: callSite)
+        super.init(counter: ResourceCounter.dematerialize, callSite: callSite)
         traceSource(source)
     }
 
@@ -86,4 +86,11 @@ final class Dematerialize<SourceType: EventConvertible>: Producer<SourceType.Ele
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let dematerialize = named("Dematerialize")
+    fileprivate static let dematerializeSink = named("DematerializeSink")
+    fileprivate static let materialize = named("Materialize")
+    fileprivate static let materializeSink = named("MaterializeSink")
 }

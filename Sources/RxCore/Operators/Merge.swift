@@ -75,6 +75,7 @@ final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer
     private var stopped = false
     private var innersDisposed = false
     fileprivate var head: Inner?
+    private var groupTraceID: UInt64 = 0
 
     init(selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool, observer: Observer, cancel: Cancelable) {
         self.selector = selector
@@ -83,12 +84,14 @@ final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer
     }
 
     func run(_ source: Observable<SourceElement>) -> Disposable {
+        let group = makeGroup()
         sourceSubscription.setDisposable(source.subscribe(self))
-        return Disposables.create(with: disposeAll)
+        return group
     }
 
     /// Static `merge`: every source is an inner one and the "outer" is already complete.
     func run(sources: [Observable<ResultElement>]) -> Disposable {
+        let group = makeGroup()
         lock.lock()
         activeCount = sources.count
         stopped = true
@@ -99,7 +102,17 @@ final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer
         } else {
             for source in sources { subscribeInner(source) }
         }
-        return Disposables.create(with: disposeAll)
+        return group
+    }
+
+    /// The subscription `run` returns; in a trace it owns the outer subscription and every inner.
+    private func makeGroup() -> Disposable {
+        let group = Disposables.create(with: disposeAll)
+        if traceID != 0 {
+            groupTraceID = traceNodeID(of: group)
+            traceEdge(groupTraceID, sourceSubscription.traceID, .owns)
+        }
+        return group
     }
 
     func onNext(_ element: SourceElement) {
@@ -143,6 +156,7 @@ final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer
 
     private func subscribeInner(_ source: Observable<ResultElement>) {
         let inner = Inner(parent: self)
+        if groupTraceID != 0 { traceEdge(groupTraceID, inner.traceID, .owns) }
         lock.lock()
         if innersDisposed {
             lock.unlock()
@@ -244,7 +258,7 @@ final class FlatMap<SourceElement, Source: ObservableConvertibleType>: Producer<
         self.source = source
         self.selector = selector
         self.firstOnly = firstOnly
-        super.init(counter: firstOnly ? ResourceCounter.named("FlatMapFirst") : .flatMap, callSite: callSite)
+        super.init(counter: firstOnly ? ResourceCounter.flatMapFirst : .flatMap, callSite: callSite)
         traceSource(source)
     }
 
@@ -260,7 +274,7 @@ final class MergeArray<Element>: Producer<Element> {
 
     init(sources: [Observable<Element>], callSite: CallSite?) {
         self.sources = sources
-        super.init(counter: ResourceCounter.named("MergeArray"), callSite: callSite)
+        super.init(counter: ResourceCounter.mergeArray, callSite: callSite)
         for source in sources { traceSource(source) }
     }
 
@@ -298,21 +312,34 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
     private var handoff: [Observable<ResultElement>] = []
     private var innersDisposed = false
     fileprivate var head: MergeLimitedInnerObserver<SourceElement, Source, Observer>?
+    private var groupTraceID: UInt64 = 0
 
     init(selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int, observer: Observer, cancel: Cancelable) {
         self.selector = selector
         self.maxConcurrent = maxConcurrent
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("MergeLimitedSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.mergeLimitedSink)
     }
 
     func run(_ source: Observable<SourceElement>) -> Disposable {
+        let group = makeGroup()
         sourceSubscription.setDisposable(source.subscribe(self))
-        return Disposables.create(with: disposeAll)
+        return group
+    }
+
+    /// The subscription `run` returns; in a trace it owns the outer subscription and every inner.
+    private func makeGroup() -> Disposable {
+        let group = Disposables.create(with: disposeAll)
+        if traceID != 0 {
+            groupTraceID = traceNodeID(of: group)
+            traceEdge(groupTraceID, sourceSubscription.traceID, .owns)
+        }
+        return group
     }
 
     /// Static `concat`: the sources come from `sources`, one after the other.
     func run<Sources: Swift.Sequence>(sources: Sources) -> Disposable where Sources.Element == Observable<ResultElement> {
         var iterator = sources.makeIterator()
+        let group = makeGroup()
         lock.lock()
         stopped = true
         pending = AnyIterator { iterator.next() }
@@ -325,7 +352,7 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
             forwardOn(.completed)
             dispose()
         }
-        return Disposables.create(with: disposeAll)
+        return group
     }
 
     func onNext(_ element: SourceElement) {
@@ -409,6 +436,7 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
 
     private func subscribeInner(_ source: Observable<ResultElement>) {
         let inner = MergeLimitedInnerObserver(parent: self)
+        if groupTraceID != 0 { traceEdge(groupTraceID, inner.traceID, .owns) }
         lock.lock()
         if innersDisposed {
             lock.unlock()
@@ -523,7 +551,7 @@ final class MergeLimited<SourceElement, Source: ObservableConvertibleType>: Prod
         self.source = source
         self.selector = selector
         self.maxConcurrent = maxConcurrent
-        super.init(counter: counter ?? ResourceCounter.named("MergeLimited"), callSite: callSite)
+        super.init(counter: counter ?? ResourceCounter.mergeLimited, callSite: callSite)
         traceSource(source)
     }
 
@@ -539,4 +567,11 @@ extension ResourceCounter {
     fileprivate static let mergeSink = named("MergeSink")
     fileprivate static let mergeInnerObserver = named("MergeInnerObserver")
     fileprivate static let mergeLimitedInnerObserver = named("MergeLimitedInnerObserver")
+}
+
+extension ResourceCounter {
+    fileprivate static let flatMapFirst = named("FlatMapFirst")
+    fileprivate static let mergeArray = named("MergeArray")
+    fileprivate static let mergeLimited = named("MergeLimited")
+    fileprivate static let mergeLimitedSink = named("MergeLimitedSink")
 }

@@ -22,7 +22,7 @@ final class SampleSink<SampleType, Observer: ObserverType>: Sink<Observer>, Obse
 
     init(defaultValue: Element?, observer: Observer, cancel: Cancelable) {
         self.defaultValue = defaultValue
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SampleSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.sampleSink)
     }
 
     func run(source: Observable<Element>, sampler: Observable<SampleType>) -> Disposable {
@@ -74,7 +74,7 @@ final class SamplerObserver<SampleType, Observer: ObserverType>: ObserverBase<Sa
 
     init(parent: SampleSink<SampleType, Observer>) {
         self.parent = parent
-        super.init(counter: ResourceCounter.named("SamplerObserver"))
+        super.init(counter: ResourceCounter.samplerObserver)
         traceEdge(traceID, parent.traceID, .forward)
     }
 
@@ -92,7 +92,7 @@ final class Sample<Element, SampleType>: Producer<Element> {
         self.source = source
         self.sampler = sampler
         self.defaultValue = defaultValue
-        super.init(counter: ResourceCounter.named("Sample"), callSite: callSite)
+        super.init(counter: ResourceCounter.sample, callSite: callSite)
         traceSource(source)
         traceSource(sampler)
     }
@@ -102,4 +102,10 @@ final class Sample<Element, SampleType>: Producer<Element> {
         let subscription = sink.run(source: source, sampler: sampler)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let sample = named("Sample")
+    fileprivate static let sampleSink = named("SampleSink")
+    fileprivate static let samplerObserver = named("SamplerObserver")
 }

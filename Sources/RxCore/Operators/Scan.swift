@@ -50,7 +50,7 @@ final class ScanSink<SourceType, Observer: ObserverType>: Sink<Observer>, Observ
     init(seed: Accumulate, accumulator: @escaping (inout Accumulate, SourceType) throws -> Void, observer: Observer, cancel: Cancelable) {
         self.accumulate = seed
         self.accumulator = accumulator
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("ScanSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.scanSink)
     }
 
     func onNext(_ element: SourceType) {
@@ -93,7 +93,7 @@ final class Scan<Element, Accumulate>: Producer<Accumulate> {
         self.source = source
         self.seed = seed
         self.accumulator = accumulator
-        super.init(counter: ResourceCounter.named("Scan"), callSite: callSite)
+        super.init(counter: ResourceCounter.scan, callSite: callSite)
         traceSource(source)
     }
 
@@ -116,7 +116,7 @@ final class ReduceSink<SourceType, AccumulateType, Observer: ObserverType>: Sink
     init(parent: Parent, observer: Observer, cancel: Cancelable) {
         self.parent = parent
         self.accumulation = parent.seed
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("ReduceSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.reduceSink)
     }
 
     func onNext(_ element: SourceType) {
@@ -163,7 +163,7 @@ final class Reduce<SourceType, AccumulateType, ResultType>: Producer<ResultType>
         self.seed = seed
         self.accumulator = accumulator
         self.mapResult = mapResult
-        super.init(counter: ResourceCounter.named("Reduce"), callSite: callSite)
+        super.init(counter: ResourceCounter.reduce, callSite: callSite)
         traceSource(source)
     }
 
@@ -182,7 +182,7 @@ final class ToArraySink<SourceType, Observer: ObserverType>: Sink<Observer>, Obs
     @exclusivity(unchecked) private var elements: [SourceType] = []
 
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("ToArraySink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.toArraySink)
     }
 
     func onNext(_ element: SourceType) {
@@ -209,7 +209,7 @@ final class ToArray<SourceType>: Producer<[SourceType]> {
 
     init(source: Observable<SourceType>, callSite: CallSite?) {
         self.source = source
-        super.init(counter: ResourceCounter.named("ToArray"), callSite: callSite)
+        super.init(counter: ResourceCounter.toArray, callSite: callSite)
         traceSource(source)
     }
 
@@ -218,4 +218,13 @@ final class ToArray<SourceType>: Producer<[SourceType]> {
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let reduce = named("Reduce")
+    fileprivate static let reduceSink = named("ReduceSink")
+    fileprivate static let scan = named("Scan")
+    fileprivate static let scanSink = named("ScanSink")
+    fileprivate static let toArray = named("ToArray")
+    fileprivate static let toArraySink = named("ToArraySink")
 }

@@ -42,7 +42,7 @@ final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
 
     init(count: Int, observer: Observer, cancel: Cancelable) {
         self.remaining = count
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SkipCountSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.skipCountSink)
     }
 
     func onNext(_ element: Element) {
@@ -71,7 +71,7 @@ final class SkipCount<Element>: Producer<Element> {
     init(source: Observable<Element>, count: Int, callSite: CallSite?) {
         self.source = source
         self.count = count
-        super.init(counter: ResourceCounter.named("SkipCount"), callSite: callSite)
+        super.init(counter: ResourceCounter.skipCount, callSite: callSite)
         traceSource(source)
     }
 
@@ -92,7 +92,7 @@ final class SkipWhileSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
 
     init(predicate: @escaping (Element) throws -> Bool, observer: Observer, cancel: Cancelable) {
         self.predicate = predicate
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SkipWhileSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.skipWhileSink)
     }
 
     func onNext(_ value: Element) {
@@ -125,7 +125,7 @@ final class SkipWhile<Element>: Producer<Element> {
     init(source: Observable<Element>, predicate: @escaping (Element) throws -> Bool, callSite: CallSite?) {
         self.source = source
         self.predicate = predicate
-        super.init(counter: ResourceCounter.named("SkipWhile"), callSite: callSite)
+        super.init(counter: ResourceCounter.skipWhile, callSite: callSite)
         traceSource(source)
     }
 
@@ -147,7 +147,7 @@ final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>, Observ
     fileprivate var forwardElements = false
 
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SkipUntilSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.skipUntilSink)
     }
 
     func run(source: Observable<Element>, other: Observable<Other>) -> Disposable {
@@ -181,7 +181,7 @@ final class SkipUntilOtherObserver<Other, Observer: ObserverType>: ObserverBase<
 
     init(parent: SkipUntilSink<Other, Observer>) {
         self.parent = parent
-        super.init(counter: ResourceCounter.named("SkipUntilOtherObserver"))
+        super.init(counter: ResourceCounter.skipUntilOtherObserver)
         traceEdge(traceID, parent.traceID, .forward)
     }
 
@@ -213,7 +213,7 @@ final class SkipUntil<Element, Other>: Producer<Element> {
     init(source: Observable<Element>, other: Observable<Other>, callSite: CallSite?) {
         self.source = source
         self.other = other
-        super.init(counter: ResourceCounter.named("SkipUntil"), callSite: callSite)
+        super.init(counter: ResourceCounter.skipUntil, callSite: callSite)
         traceSource(source)
         traceSource(other)
     }
@@ -223,4 +223,14 @@ final class SkipUntil<Element, Other>: Producer<Element> {
         let subscription = sink.run(source: source, other: other)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let skipCount = named("SkipCount")
+    fileprivate static let skipCountSink = named("SkipCountSink")
+    fileprivate static let skipUntil = named("SkipUntil")
+    fileprivate static let skipUntilOtherObserver = named("SkipUntilOtherObserver")
+    fileprivate static let skipUntilSink = named("SkipUntilSink")
+    fileprivate static let skipWhile = named("SkipWhile")
+    fileprivate static let skipWhileSink = named("SkipWhileSink")
 }

@@ -15,7 +15,7 @@ final class StartWithSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
     typealias Element = Observer.Element
 
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("StartWithSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.startWithSink)
     }
 
     func run(source: Observable<Element>, elements: [Element]) -> Disposable {
@@ -43,7 +43,7 @@ final class StartWith<Element>: Producer<Element> {
     init(source: Observable<Element>, elements: [Element], callSite: CallSite?) {
         self.source = source
         self.elements = elements
-        super.init(counter: ResourceCounter.named("StartWith"), callSite: callSite)
+        super.init(counter: ResourceCounter.startWith, callSite: callSite)
         traceSource(source)
     }
 
@@ -52,4 +52,9 @@ final class StartWith<Element>: Producer<Element> {
         let subscription = sink.run(source: source, elements: elements)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let startWith = named("StartWith")
+    fileprivate static let startWithSink = named("StartWithSink")
 }

@@ -9,14 +9,14 @@ extension ObservableType {
     /// searchText.flatMapLatest { query in api.search(query) }   // stale searches are cancelled
     /// ```
     public func flatMapLatest<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Source.Element> {
-        FlatMapLatest(source: asObservable(), selector: selector, callSite: CallSite(file, line), counter: ResourceCounter.named("FlatMapLatest"))
+        FlatMapLatest(source: asObservable(), selector: selector, callSite: CallSite(file, line), counter: ResourceCounter.flatMapLatest)
     }
 }
 
 extension ObservableType where Element: ObservableConvertibleType {
     /// Mirrors the most recent inner observable, disposing the previous one.
     public func switchLatest(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
-        FlatMapLatest(source: asObservable(), selector: { $0 }, callSite: CallSite(file, line), counter: ResourceCounter.named("Switch"))
+        FlatMapLatest(source: asObservable(), selector: { $0 }, callSite: CallSite(file, line), counter: ResourceCounter.switchLatest)
     }
 }
 
@@ -129,7 +129,7 @@ final class SwitchSink<SourceElement, Source: ObservableConvertibleType, Observe
 
     init(selector: @escaping (SourceElement) throws -> Source, observer: Observer, cancel: Cancelable) {
         self.selector = selector
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SwitchSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.switchSink)
     }
 
     func run(_ source: Observable<SourceElement>) -> Disposable {
@@ -208,7 +208,7 @@ final class SwitchInnerObserver<SourceElement, Source: ObservableConvertibleType
     init(parent: SwitchSink<SourceElement, Source, Observer>, id: UInt64) {
         self.parent = parent
         self.id = id
-        super.init(counter: ResourceCounter.named("SwitchInnerObserver"))
+        super.init(counter: ResourceCounter.switchInnerObserver)
         traceEdge(traceID, parent.traceID, .forward)
     }
 
@@ -238,4 +238,11 @@ final class FlatMapLatest<SourceElement, Source: ObservableConvertibleType>: Pro
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let flatMapLatest = named("FlatMapLatest")
+    fileprivate static let switchLatest = named("Switch")
+    fileprivate static let switchInnerObserver = named("SwitchInnerObserver")
+    fileprivate static let switchSink = named("SwitchSink")
 }

@@ -70,7 +70,7 @@ final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
 
     init(count: Int, observer: Observer, cancel: Cancelable) {
         self.remaining = count
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("TakeCountSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.takeCountSink)
     }
 
     func onNext(_ element: Element) {
@@ -101,7 +101,7 @@ final class TakeCount<Element>: Producer<Element> {
     init(source: Observable<Element>, count: Int, callSite: CallSite?) {
         self.source = source
         self.count = count
-        super.init(counter: ResourceCounter.named("TakeCount"), callSite: callSite)
+        super.init(counter: ResourceCounter.takeCount, callSite: callSite)
         traceSource(source)
     }
 
@@ -123,7 +123,7 @@ final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, Observ
     fileprivate let otherSubscription = SingleAssignmentDisposable()
 
     init(observer: Observer, cancel: Cancelable) {
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("TakeUntilSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.takeUntilSink)
     }
 
     func run(source: Observable<Element>, other: Observable<Other>) -> Disposable {
@@ -155,7 +155,7 @@ final class TakeUntilOtherObserver<Other, Observer: ObserverType>: ObserverBase<
 
     init(parent: TakeUntilSink<Other, Observer>) {
         self.parent = parent
-        super.init(counter: ResourceCounter.named("TakeUntilOtherObserver"))
+        super.init(counter: ResourceCounter.takeUntilOtherObserver)
         traceEdge(traceID, parent.traceID, .forward)
     }
 
@@ -187,7 +187,7 @@ final class TakeUntil<Element, Other>: Producer<Element> {
     init(source: Observable<Element>, other: Observable<Other>, callSite: CallSite?) {
         self.source = source
         self.other = other
-        super.init(counter: ResourceCounter.named("TakeUntil"), callSite: callSite)
+        super.init(counter: ResourceCounter.takeUntil, callSite: callSite)
         traceSource(source)
         traceSource(other)
     }
@@ -211,7 +211,7 @@ final class TakeUntilPredicateSink<Observer: ObserverType>: Sink<Observer>, Obse
     init(predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior, observer: Observer, cancel: Cancelable) {
         self.predicate = predicate
         self.behavior = behavior
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("TakeUntilPredicateSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.takeUntilPredicateSink)
     }
 
     func onNext(_ value: Element) {
@@ -251,7 +251,7 @@ final class TakeUntilPredicate<Element>: Producer<Element> {
         self.source = source
         self.behavior = behavior
         self.predicate = predicate
-        super.init(counter: ResourceCounter.named("TakeUntilPredicate"), callSite: callSite)
+        super.init(counter: ResourceCounter.takeUntilPredicate, callSite: callSite)
         traceSource(source)
     }
 
@@ -273,7 +273,7 @@ final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
 
     init(count: Int, observer: Observer, cancel: Cancelable) {
         self.count = count
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("TakeLastSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.takeLastSink)
     }
 
     func onNext(_ value: Element) {
@@ -311,7 +311,7 @@ final class TakeLast<Element>: Producer<Element> {
     init(source: Observable<Element>, count: Int, callSite: CallSite?) {
         self.source = source
         self.count = count
-        super.init(counter: ResourceCounter.named("TakeLast"), callSite: callSite)
+        super.init(counter: ResourceCounter.takeLast, callSite: callSite)
         traceSource(source)
     }
 
@@ -320,4 +320,16 @@ final class TakeLast<Element>: Producer<Element> {
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let takeCount = named("TakeCount")
+    fileprivate static let takeCountSink = named("TakeCountSink")
+    fileprivate static let takeLast = named("TakeLast")
+    fileprivate static let takeLastSink = named("TakeLastSink")
+    fileprivate static let takeUntil = named("TakeUntil")
+    fileprivate static let takeUntilOtherObserver = named("TakeUntilOtherObserver")
+    fileprivate static let takeUntilPredicate = named("TakeUntilPredicate")
+    fileprivate static let takeUntilPredicateSink = named("TakeUntilPredicateSink")
+    fileprivate static let takeUntilSink = named("TakeUntilSink")
 }

@@ -137,7 +137,7 @@ final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     init(dueTime: RxTimeInterval, latest: Bool, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
         self.scheduler = scheduler
         self.machine = Mutex(ThrottleStateMachine(dueTime: dueTime.throttleSeconds, latest: latest))
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("ThrottleSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.throttleSink)
     }
 
     func run(_ source: Observable<Element>) -> Disposable {
@@ -208,7 +208,7 @@ final class Throttle<Element>: Producer<Element> {
         self.dueTime = dueTime
         self.latest = latest
         self.scheduler = scheduler
-        super.init(counter: ResourceCounter.named("Throttle"), callSite: callSite)
+        super.init(counter: ResourceCounter.throttle, callSite: callSite)
         traceSource(source)
     }
 
@@ -236,4 +236,9 @@ extension DispatchTimeInterval {
     fileprivate static func throttleInterval(_ seconds: TimeInterval) -> DispatchTimeInterval {
         .nanoseconds(Int((seconds * 1_000_000_000).rounded()))
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let throttle = named("Throttle")
+    fileprivate static let throttleSink = named("ThrottleSink")
 }

@@ -29,7 +29,7 @@ final class WithLatestFromSink<FirstType, SecondType, Observer: ObserverType>: S
 
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: Cancelable) {
         self.resultSelector = resultSelector
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("WithLatestFromSink"))
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.withLatestFromSink)
     }
 
     func run(first: Observable<FirstType>, second: Observable<SecondType>) -> Disposable {
@@ -74,7 +74,7 @@ final class WithLatestFromSecond<FirstType, SecondType, Observer: ObserverType>:
 
     init(parent: WithLatestFromSink<FirstType, SecondType, Observer>) {
         self.parent = parent
-        super.init(counter: ResourceCounter.named("WithLatestFromSecond"))
+        super.init(counter: ResourceCounter.withLatestFromSecond)
         traceEdge(traceID, parent.traceID, .forward)
     }
 
@@ -106,7 +106,7 @@ final class WithLatestFrom<FirstType, SecondType, ResultType>: Producer<ResultTy
         self.first = first
         self.second = second
         self.resultSelector = resultSelector
-        super.init(counter: ResourceCounter.named("WithLatestFrom"), callSite: callSite)
+        super.init(counter: ResourceCounter.withLatestFrom, callSite: callSite)
         traceSource(first)
         traceSource(second)
     }
@@ -116,4 +116,10 @@ final class WithLatestFrom<FirstType, SecondType, ResultType>: Producer<ResultTy
         let subscription = sink.run(first: first, second: second)
         return (sink: sink, subscription: subscription)
     }
+}
+
+extension ResourceCounter {
+    fileprivate static let withLatestFrom = named("WithLatestFrom")
+    fileprivate static let withLatestFromSecond = named("WithLatestFromSecond")
+    fileprivate static let withLatestFromSink = named("WithLatestFromSink")
 }
