@@ -72,7 +72,7 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     @inline(never)
     private func traceOnNext(_ element: Element) {
         guard let tracer = Tracing.active else { return }
-        tracer.received(.on, node: traceID, kind: .next, value: tracer.recordsValues ? traceDescription(element) : nil, recordEvent: true)
+        tracer.receivedNext(.on, node: traceID, element: element, recordEvent: true)
     }
 
     @inline(never)

@@ -109,7 +109,7 @@ extension Observable {
     @inline(never)
     func traceReceivedNext(_ element: Element) {
         guard let tracer = Tracing.active else { return }
-        tracer.received(.on, node: traceID, kind: .next, value: tracer.recordsValues ? traceDescription(element) : nil, recordEvent: true)
+        tracer.receivedNext(.on, node: traceID, element: element, recordEvent: true)
     }
 
     /// While tracing, the handler a subject keeps for `observer` instead of `observer.on`: it

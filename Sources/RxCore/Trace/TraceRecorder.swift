@@ -78,7 +78,23 @@ public final class TraceRecorder: RxTracer {
     private enum Detail {
         case none
         case text(String)
-        case event(TraceEventKind, String?)
+        case event(TraceEventKind, Value?)
+    }
+
+    /// An event's value as recorded: its description, or a copy of a plain value (no
+    /// references, at most three words: `Int`, `Double`, small structs of those) described only
+    /// when the trace is read — describing costs more than the rest of a record.
+    private enum Value {
+        /// Described (and truncated) when recorded.
+        case text(String)
+        /// Described when read.
+        case element(Bits)
+    }
+
+    /// The bytes of a plain value and its type: copied like an integer, no box, no retain.
+    private struct Bits {
+        var words: (UInt64, UInt64, UInt64)
+        var type: Any.Type
     }
 
     private struct StepRecord {
@@ -94,7 +110,7 @@ public final class TraceRecorder: RxTracer {
         var seq: UInt64
         var node: UInt64
         var kind: TraceEventKind
-        var value: String?
+        var value: Value?
         var time: Double
         var virtual: Bool
         var thread: UInt32
@@ -182,7 +198,7 @@ public final class TraceRecorder: RxTracer {
         if !keepEvents && kind == .next { return }
         let node = local(node)
         guard node != 0 else { return }
-        let record = keepEvents ? makeEvent(node: node, kind: kind, value: value) : nil
+        let record = keepEvents ? makeEvent(node: node, kind: kind, value: value.map { .text(truncate($0)) }) : nil
         state.withLock { state in
             state.seq += 1
             if var record {
@@ -197,10 +213,18 @@ public final class TraceRecorder: RxTracer {
 
     public func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
         if !keepSteps && !keepEvents && kind == .next { return }
+        record(forwardedFrom: sink, to: observer, kind: kind, value: value.map { .text(truncate($0)) }, recordEvent: recordEvent)
+    }
+
+    public func forwardedNext<Element>(from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
+        if !keepSteps && !keepEvents { return }
+        record(forwardedFrom: sink, to: observer, kind: .next, value: capture(element), recordEvent: recordEvent)
+    }
+
+    private func record(forwardedFrom sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: Value?, recordEvent: Bool) {
         let sink = local(sink), observer = local(observer)
-        let value = value.map(truncate)
         let thread = TraceThreads.current
-        let record = (keepEvents && recordEvent && observer != 0) ? makeEvent(node: observer, kind: kind, value: value, truncated: true, thread: thread) : nil
+        let record = (keepEvents && recordEvent && observer != 0) ? makeEvent(node: observer, kind: kind, value: value, thread: thread) : nil
         let terminates = recordEvent && observer != 0 && kind != .next
         state.withLock { state in
             if keepSteps {
@@ -218,11 +242,19 @@ public final class TraceRecorder: RxTracer {
 
     public func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
         if !keepSteps && !keepEvents && kind == .next { return }
+        record(received: call, node: node, kind: kind, value: value.map { .text(truncate($0)) }, recordEvent: recordEvent)
+    }
+
+    public func receivedNext<Element>(_ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool) {
+        if !keepSteps && !keepEvents { return }
+        record(received: call, node: node, kind: .next, value: capture(element), recordEvent: recordEvent)
+    }
+
+    private func record(received call: TraceCall, node: UInt64, kind: TraceEventKind, value: Value?, recordEvent: Bool) {
         let node = local(node)
         guard node != 0 else { return }
-        let value = value.map(truncate)
         let thread = TraceThreads.current
-        let record = (keepEvents && recordEvent) ? makeEvent(node: node, kind: kind, value: value, truncated: true, thread: thread) : nil
+        let record = (keepEvents && recordEvent) ? makeEvent(node: node, kind: kind, value: value, thread: thread) : nil
         state.withLock { state in
             if keepSteps {
                 state.seq += 1
@@ -239,11 +271,19 @@ public final class TraceRecorder: RxTracer {
 
     public func observed(node: UInt64, kind: TraceEventKind, value: String?) {
         if !keepSteps && !keepEvents && kind == .next { return }
+        record(observed: node, kind: kind, value: value.map { .text(truncate($0)) })
+    }
+
+    public func observedNext<Element>(node: UInt64, element: Element) {
+        if !keepSteps && !keepEvents { return }
+        record(observed: node, kind: .next, value: capture(element))
+    }
+
+    private func record(observed node: UInt64, kind: TraceEventKind, value: Value?) {
         let node = local(node)
         guard node != 0 else { return }
-        let value = value.map(truncate)
         let thread = TraceThreads.current
-        let record = keepEvents ? makeEvent(node: node, kind: kind, value: value, truncated: true, thread: thread) : nil
+        let record = keepEvents ? makeEvent(node: node, kind: kind, value: value, thread: thread) : nil
         state.withLock { state in
             if keepSteps {
                 state.seq += 1
@@ -353,12 +393,12 @@ public final class TraceRecorder: RxTracer {
             switch record.detail {
             case .none: detail = nil
             case .text(let text): detail = text
-            case .event(let kind, let value): detail = TraceEventKind.describe(kind, value)
+            case .event(let kind, let value): detail = TraceEventKind.describe(kind, self.describe(value))
             }
             return TraceStep(seq: record.seq, from: record.from, to: record.to, call: record.call, detail: detail, thread: threadName(record.thread))
         }
         let events = state.events.elements.lazy.filter { $0.seq > since && kept.contains($0.node) }.map { record in
-            TraceEvent(seq: record.seq, node: record.node, kind: record.kind, value: record.value, time: record.time, virtualTime: record.virtual, thread: threadName(record.thread))
+            TraceEvent(seq: record.seq, node: record.node, kind: record.kind, value: self.describe(record.value), time: record.time, virtualTime: record.virtual, thread: threadName(record.thread))
         }
         let counters = ResourceCounter.all().map(\.name)
         let resources = state.resources.elements.lazy.filter { $0.seq >= since }.map { record -> ResourceSample in
@@ -395,6 +435,35 @@ public final class TraceRecorder: RxTracer {
         id > idBase && id - idBase < (1 << Tracing.generationShift) ? id - idBase : 0
     }
 
+    /// An element as recorded: a copy when it is plain data small enough to sit in an `Any`
+    /// without a box (describing it later gives what describing it now would), else its
+    /// description now — a reference could change or be kept alive by the recording.
+    @inline(__always)
+    private func capture<Element>(_ element: Element) -> Value {
+        if _isPOD(Element.self), MemoryLayout<Element>.size <= 3 * MemoryLayout<Int>.size,
+           MemoryLayout<Element>.alignment <= MemoryLayout<Int>.alignment {
+            var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: element, as: Element.self) }
+            return .element(Bits(words: words, type: Element.self))
+        }
+        return .text(truncate(traceDescription(element)))
+    }
+
+    private func describe(_ value: Value?) -> String? {
+        switch value {
+        case nil: return nil
+        case .text(let text)?: return text
+        case .element(let bits)?:
+            func open<Element>(_ type: Element.Type) -> String { Self.describe(type, bits.words) }
+            return truncate(_openExistential(bits.type, do: open))
+        }
+    }
+
+    private static func describe<Element>(_ type: Element.Type, _ words: (UInt64, UInt64, UInt64)) -> String {
+        let element = withUnsafeBytes(of: words) { $0.load(as: Element.self) }
+        return traceDescription(element)
+    }
+
     @inline(__always)
     private func truncate(_ text: String) -> String {
         let limit = options.valueLimit
@@ -402,8 +471,7 @@ public final class TraceRecorder: RxTracer {
         return String(text.prefix(limit - 1)) + "…"
     }
 
-    private func makeEvent(node: UInt64, kind: TraceEventKind, value: String?, truncated: Bool = false, thread: UInt32? = nil) -> EventRecord {
-        let value = truncated ? value : value.map(truncate)
+    private func makeEvent(node: UInt64, kind: TraceEventKind, value: Value?, thread: UInt32? = nil) -> EventRecord {
         let time: Double, virtual: Bool
         if let now = TraceClock.virtualNow {
             time = now
@@ -442,7 +510,12 @@ struct Ring<Element> {
     private var head = 0
     private(set) var dropped = 0
 
-    init(capacity: Int) { self.capacity = capacity }
+    init(capacity: Int) {
+        self.capacity = capacity
+        // Reserved, not touched: pages become resident as the ring fills, and appending never
+        // copies the ring to grow it.
+        storage.reserveCapacity(capacity)
+    }
 
     var count: Int { storage.count }
 
