@@ -197,6 +197,27 @@ final class ObserverBox<Element>: @unchecked Sendable {
         #expect(trace.steps.contains { $0.detail == "next(Point(x: -3…)" })
     }
 
+    /// Long descriptions are kept beside the ring and go with the records the ring lets go.
+    @Test func longValuesSurviveTheRingWrapping() {
+        let words = (0..<20).map { "element number \($0) of twenty, described at length" }
+        let trace = checkingNoLeaks {
+            Trace.record(options: TraceRecorder.Options(ringCapacity: 6)) {
+                let d = Observable.from(words).map { $0 }.subscribe(onNext: { _ in })
+                d.dispose()
+            }
+        }
+        #expect(trace.events.count == 6)
+        #expect(trace.dropped.events > 0)
+        // The newest events: the last elements (each on the map sink and the observer), then
+        // the completions.
+        let values = trace.events.compactMap(\.value)
+        #expect(!values.isEmpty)
+        #expect(values.allSatisfy { words.suffix(3).contains($0) })
+        #expect(trace.steps.compactMap(\.detail).filter { $0.hasPrefix("next(") }.allSatisfy { detail in
+            words.suffix(3).contains { detail == "next(\($0))" }
+        })
+    }
+
     @Test func eventAfterTerminationIsAnAnomaly() {
         let trace = checkingNoLeaks {
             Trace.record {
