@@ -120,7 +120,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
             observer.on(event)
             return
         }
-        tracer.forwarded(from: traceID, to: observerTraceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: !observerRecordsEvents)
+        tracer.forwarded(from: traceID, to: observerTraceID, event: event, recordEvent: !observerRecordsEvents)
         let entered = enterForwarding(tracer) { event.debugDescription }
         RunContext.push(producer: 0, callSite: nil, via: observerTraceID != 0 ? observerTraceID : traceID)
         observer.on(event)

@@ -70,7 +70,7 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
     @inline(never)
     private func traceOn(_ event: Event<Element>) {
         guard let tracer = Tracing.active else { return }
-        tracer.observed(node: traceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil)
+        tracer.observed(node: traceID, event: event)
     }
 
     @inline(never)

@@ -148,6 +148,38 @@ extension RxTracer {
     }
 }
 
+extension RxTracer {
+    /// `forwarded` of `event`, through `forwardedNext` for an element.
+    @inline(__always)
+    func forwarded<Element>(from sink: UInt64, to observer: UInt64, event: Event<Element>, recordEvent: Bool) {
+        if case .next(let element) = event {
+            forwardedNext(from: sink, to: observer, element: element, recordEvent: recordEvent)
+        } else {
+            forwarded(from: sink, to: observer, kind: event.traceKind, value: recordsValues ? event.traceValue : nil, recordEvent: recordEvent)
+        }
+    }
+
+    /// `received` of `event`, through `receivedNext` for an element.
+    @inline(__always)
+    func received<Element>(_ call: TraceCall, node: UInt64, event: Event<Element>, recordEvent: Bool) {
+        if case .next(let element) = event {
+            receivedNext(call, node: node, element: element, recordEvent: recordEvent)
+        } else {
+            received(call, node: node, kind: event.traceKind, value: recordsValues ? event.traceValue : nil, recordEvent: recordEvent)
+        }
+    }
+
+    /// `observed` of `event`, through `observedNext` for an element.
+    @inline(__always)
+    func observed<Element>(node: UInt64, event: Event<Element>) {
+        if case .next(let element) = event {
+            observedNext(node: node, element: element)
+        } else {
+            observed(node: node, kind: event.traceKind, value: recordsValues ? event.traceValue : nil)
+        }
+    }
+}
+
 extension TraceEventKind {
     /// `next(3)`, `error(…)`, `completed`: an event as `Event` prints it.
     public static func describe(_ kind: TraceEventKind, _ value: String?) -> String {
