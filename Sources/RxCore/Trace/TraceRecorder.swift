@@ -10,6 +10,9 @@ import Synchronization
 /// one for a scope. Thread-safe: every report takes one lock, and one clock (`seq`) orders node
 /// births, disposals, deinits, steps and events.
 ///
+/// Elements of plain types (no references, at most three words) are kept as copies of their
+/// bytes and described by `snapshot()`; others are described when recorded (docs/trace-format.md).
+///
 /// ```swift
 /// let recorder = TraceRecorder()
 /// Tracing.tracer = recorder
