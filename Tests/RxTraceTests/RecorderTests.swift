@@ -162,6 +162,62 @@ final class ObserverBox<Element>: @unchecked Sendable {
         #expect(trace.steps.contains { $0.detail == "next(xxxxxxx…)" })
     }
 
+    /// Plain values (no references, up to three words) are kept as copies and described when the
+    /// trace is read; anything else is described when recorded. Either way the trace shows the
+    /// element as it was when it passed.
+    @Test func valuesAreDescribedAsTheyWereWhenRecorded() {
+        struct Point: Equatable { var x: Int; var y: Double }
+        final class Box: CustomStringConvertible {
+            var value: Int
+            init(_ value: Int) { self.value = value }
+            var description: String { "Box(\(value))" }
+        }
+        let box = Box(1)
+        let trace = checkingNoLeaks {
+            Trace.record(options: TraceRecorder.Options(valueLimit: 12)) {
+                let points = Observable.of(Point(x: 1, y: 2.5), Point(x: -3, y: 0)).map { $0 }.subscribe(onNext: { _ in })
+                points.dispose()
+                let big = Observable.just((1, 2, 3, 4)).subscribe(onNext: { _ in })
+                big.dispose()
+                let boxes = Observable.of(box).map { $0 }.subscribe(onNext: { $0.value = 2 })
+                boxes.dispose()
+                let long = Observable.just(1.0 / 3.0).subscribe(onNext: { _ in })
+                long.dispose()
+            }
+        }
+        let values = trace.events.compactMap(\.value)
+        #expect(values.filter { $0.hasPrefix("Point") } == [
+            "Point(x: 1,…", "Point(x: 1,…", "Point(x: -3…", "Point(x: -3…",
+        ])
+        #expect(values.contains("(1, 2, 3, 4)"))
+        // Recorded before the observer changed it: described then, not at snapshot.
+        #expect(values.filter { $0.hasPrefix("Box") } == ["Box(1)", "Box(1)"], "\(values)")
+        #expect(box.value == 2)
+        #expect(values.contains("0.333333333…"))
+        #expect(trace.steps.contains { $0.detail == "next(Point(x: -3…)" })
+    }
+
+    /// Long descriptions are kept beside the ring and go with the records the ring lets go.
+    @Test func longValuesSurviveTheRingWrapping() {
+        let words = (0..<20).map { "element number \($0) of twenty, described at length" }
+        let trace = checkingNoLeaks {
+            Trace.record(options: TraceRecorder.Options(ringCapacity: 6)) {
+                let d = Observable.from(words).map { $0 }.subscribe(onNext: { _ in })
+                d.dispose()
+            }
+        }
+        #expect(trace.events.count == 6)
+        #expect(trace.dropped.events > 0)
+        // The newest events: the last elements (each on the map sink and the observer), then
+        // the completions.
+        let values = trace.events.compactMap(\.value)
+        #expect(!values.isEmpty)
+        #expect(values.allSatisfy { words.suffix(3).contains($0) })
+        #expect(trace.steps.compactMap(\.detail).filter { $0.hasPrefix("next(") }.allSatisfy { detail in
+            words.suffix(3).contains { detail == "next(\($0))" }
+        })
+    }
+
     @Test func eventAfterTerminationIsAnAnomaly() {
         let trace = checkingNoLeaks {
             Trace.record {

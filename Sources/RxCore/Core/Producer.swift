@@ -99,22 +99,33 @@ enum RunContext {
     }
 
     private final class Stack {
-        // Only ever touched by its own thread.
+        // Only ever touched by its own thread. Frames above `depth` are stale and overwritten
+        // by the next push (cheaper than appending and removing at every forwarded event).
         @exclusivity(unchecked) var frames: [Frame] = []
+        @exclusivity(unchecked) var depth = 0
     }
 
     private static let stack = ThreadLocal<Stack> { Stack() }
 
     static func push(producer: UInt64, callSite: CallSite?, via: UInt64 = 0) {
-        stack.value.frames.append(Frame(producer: producer, callSite: callSite, via: via))
+        let stack = stack.value
+        let frame = Frame(producer: producer, callSite: callSite, via: via)
+        if stack.depth < stack.frames.count {
+            stack.frames[stack.depth] = frame
+        } else {
+            stack.frames.append(frame)
+        }
+        stack.depth += 1
     }
 
     static func pop() {
-        _ = stack.value.frames.popLast()
+        let stack = stack.value
+        if stack.depth > 0 { stack.depth -= 1 }
     }
 
     static var current: Frame? {
-        stack.existing?.frames.last
+        guard let stack = stack.existing, stack.depth > 0 else { return nil }
+        return stack.frames[stack.depth - 1]
     }
 
     /// The call site of the subscription being made or served on this thread, if any.

@@ -87,7 +87,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
             observer.onNext(element)
             return
         }
-        tracer.forwarded(from: traceID, to: observerTraceID, kind: .next, value: tracer.recordsValues ? traceDescription(element) : nil, recordEvent: !observerRecordsEvents)
+        tracer.forwardedNext(from: traceID, to: observerTraceID, element: element, recordEvent: !observerRecordsEvents)
         let entered = enterForwarding(tracer) { Event<Observer.Element>.next(element).debugDescription }
         RunContext.push(producer: 0, callSite: nil, via: observerTraceID != 0 ? observerTraceID : traceID)
         observer.onNext(element)
@@ -120,7 +120,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
             observer.on(event)
             return
         }
-        tracer.forwarded(from: traceID, to: observerTraceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: !observerRecordsEvents)
+        tracer.forwarded(from: traceID, to: observerTraceID, event: event, recordEvent: !observerRecordsEvents)
         let entered = enterForwarding(tracer) { event.debugDescription }
         RunContext.push(producer: 0, callSite: nil, via: observerTraceID != 0 ? observerTraceID : traceID)
         observer.on(event)

@@ -8,11 +8,14 @@ import Darwin
 
 /// A value per thread, created on first use and released when the thread exits.
 final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
-    private var key = pthread_key_t()
+    // A `let`: a stored `var` of a class is read through a dynamic exclusivity check
+    // (`swift_beginAccess`), which cost more than the thread-local lookup itself.
+    private let key: pthread_key_t
     private let make: () -> Value
 
     init(_ make: @escaping () -> Value) {
         self.make = make
+        var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
             Unmanaged<AnyObject>.fromOpaque(pointer).release()
@@ -20,6 +23,7 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
             if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
             #endif
         }
+        self.key = key
     }
 
     /// This thread's value.

@@ -72,13 +72,13 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     @inline(never)
     private func traceOnNext(_ element: Element) {
         guard let tracer = Tracing.active else { return }
-        tracer.received(.on, node: traceID, kind: .next, value: tracer.recordsValues ? traceDescription(element) : nil, recordEvent: true)
+        tracer.receivedNext(.on, node: traceID, element: element, recordEvent: true)
     }
 
     @inline(never)
     private func traceOn(_ event: Event<Element>) {
         guard let tracer = Tracing.active else { return }
-        tracer.received(.on, node: traceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: true)
+        tracer.received(.on, node: traceID, event: event, recordEvent: true)
     }
 
     func run(_ parent: Parent) -> Disposable {

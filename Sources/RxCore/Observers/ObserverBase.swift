@@ -57,7 +57,7 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
         if late { return traceLate(.next(element)) }
         // No `Event` built: its generic metadata would be looked up at every element.
         guard let tracer = Tracing.active else { return }
-        tracer.observed(node: traceID, kind: .next, value: tracer.recordsValues ? traceDescription(element) : nil)
+        tracer.observedNext(node: traceID, element: element)
     }
 
     /// Handles an element that passed the stopped check; defaults to `onCore(.next(element))`.
@@ -70,7 +70,7 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
     @inline(never)
     private func traceOn(_ event: Event<Element>) {
         guard let tracer = Tracing.active else { return }
-        tracer.observed(node: traceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil)
+        tracer.observed(node: traceID, event: event)
     }
 
     @inline(never)

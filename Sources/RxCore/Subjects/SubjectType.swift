@@ -109,7 +109,7 @@ extension Observable {
     @inline(never)
     func traceReceivedNext(_ element: Element) {
         guard let tracer = Tracing.active else { return }
-        tracer.received(.on, node: traceID, kind: .next, value: tracer.recordsValues ? traceDescription(element) : nil, recordEvent: true)
+        tracer.receivedNext(.on, node: traceID, element: element, recordEvent: true)
     }
 
     /// While tracing, the handler a subject keeps for `observer` instead of `observer.on`: it
@@ -128,7 +128,7 @@ extension Observable {
         let recordsOwn = traceRecordsOwnEvents(observer)
         return { event in
             guard let tracer = Tracing.active else { return observer.on(event) }
-            tracer.forwarded(from: subjectID, to: observerID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: !recordsOwn)
+            tracer.forwarded(from: subjectID, to: observerID, event: event, recordEvent: !recordsOwn)
             RunContext.push(producer: 0, callSite: nil, via: observerID)
             observer.on(event)
             RunContext.pop()
@@ -138,7 +138,7 @@ extension Observable {
     @inline(__always)
     func traceReceived(_ event: Event<Element>) {
         if traceID != 0, let tracer = Tracing.active {
-            tracer.received(.on, node: traceID, kind: event.traceKind, value: tracer.recordsValues ? event.traceValue : nil, recordEvent: true)
+            tracer.received(.on, node: traceID, event: event, recordEvent: true)
         }
     }
 }

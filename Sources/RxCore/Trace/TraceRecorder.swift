@@ -10,6 +10,9 @@ import Synchronization
 /// one for a scope. Thread-safe: every report takes one lock, and one clock (`seq`) orders node
 /// births, disposals, deinits, steps and events.
 ///
+/// Elements of plain types (no references, at most three words) are kept as copies of their
+/// bytes and described by `snapshot()`; others are described when recorded (docs/trace-format.md).
+///
 /// ```swift
 /// let recorder = TraceRecorder()
 /// Tracing.tracer = recorder
@@ -75,10 +78,42 @@ public final class TraceRecorder: RxTracer {
         var anomalies: [TraceAnomalyRecord] = []
     }
 
+    // Step and event records are plain data (no references), so the rings store and overwrite
+    // them like integers. A text too long to sit in a record lives in `State.texts`, under the
+    // record's `seq`, until the ring lets the record go.
+
     private enum Detail {
         case none
-        case text(String)
-        case event(TraceEventKind, String?)
+        /// The step's detail, in `State.texts`.
+        case text
+        case event(TraceEventKind, Value?)
+    }
+
+    /// An event's value as recorded: a copy of a plain value (no references, at most three
+    /// words: `Int`, `Double`, small structs of those) described only when the trace is read —
+    /// describing costs more than the rest of a record — or a description made when recorded
+    /// (short ones inline, as `InlineText` bits).
+    private enum Value {
+        /// The description, in `State.texts`.
+        case text
+        /// Described when read.
+        case element(Bits)
+    }
+
+    /// The bytes of a plain value and its type: copied like an integer, no box, no retain.
+    private struct Bits {
+        var words: (UInt64, UInt64, UInt64)
+        var type: Any.Type
+    }
+
+    /// Marks `Bits` holding up to 23 bytes of UTF-8, the count in the last byte.
+    private enum InlineText {}
+
+    /// A value (or detail) on its way into a record: the record's part, and the text for
+    /// `State.texts` when it does not fit.
+    private struct Captured {
+        var value: Value?
+        var text: String?
     }
 
     private struct StepRecord {
@@ -88,16 +123,28 @@ public final class TraceRecorder: RxTracer {
         var call: TraceCall
         var detail: Detail
         var thread: UInt32
+
+        var hasText: Bool {
+            switch detail {
+            case .text, .event(_, .text?): return true
+            case .none, .event: return false
+            }
+        }
     }
 
     private struct EventRecord {
         var seq: UInt64
         var node: UInt64
         var kind: TraceEventKind
-        var value: String?
+        var value: Value?
         var time: Double
         var virtual: Bool
         var thread: UInt32
+
+        var hasText: Bool {
+            if case .text? = value { return true }
+            return false
+        }
     }
 
     private struct ResourceRecord {
@@ -116,6 +163,18 @@ public final class TraceRecorder: RxTracer {
         var resources: Ring<ResourceRecord>
         var lastSample: UInt64 = 0
         var anomaliesDropped = 0
+        /// Texts of the kept records whose value or detail did not fit in them, by `seq`.
+        var texts: [UInt64: String] = [:]
+
+        mutating func addStep(_ record: StepRecord, _ text: String?) {
+            if let text { texts[record.seq] = text }
+            if let gone = steps.append(record), gone.hasText { texts[gone.seq] = nil }
+        }
+
+        mutating func addEvent(_ record: EventRecord, _ text: String?) {
+            if let text { texts[record.seq] = text }
+            if let gone = events.append(record), gone.hasText { texts[gone.seq] = nil }
+        }
     }
 
     /// Most anomalies kept per node; more are counted in the document's meta.
@@ -170,11 +229,11 @@ public final class TraceRecorder: RxTracer {
     public func step(_ call: TraceCall, from: UInt64, to: UInt64, detail: String?) {
         guard keepSteps else { return }
         let thread = TraceThreads.current
-        let detail: Detail = detail.map { .text(truncate($0)) } ?? .none
+        let text = detail.map(truncate)
         let from = local(from), to = local(to)
         state.withLock { state in
             state.seq += 1
-            state.steps.append(StepRecord(seq: state.seq, from: from, to: to, call: call, detail: detail, thread: thread))
+            state.addStep(StepRecord(seq: state.seq, from: from, to: to, call: call, detail: text == nil ? .none : .text, thread: thread), text)
         }
     }
 
@@ -182,12 +241,13 @@ public final class TraceRecorder: RxTracer {
         if !keepEvents && kind == .next { return }
         let node = local(node)
         guard node != 0 else { return }
-        let record = keepEvents ? makeEvent(node: node, kind: kind, value: value) : nil
+        let captured = capture(text: value)
+        let record = keepEvents ? makeEvent(node: node, kind: kind, value: captured.value) : nil
         state.withLock { state in
             state.seq += 1
             if var record {
                 record.seq = state.seq
-                state.events.append(record)
+                state.addEvent(record, captured.text)
             }
             if kind != .next { Self.terminate(&state, node) }
         }
@@ -197,20 +257,28 @@ public final class TraceRecorder: RxTracer {
 
     public func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
         if !keepSteps && !keepEvents && kind == .next { return }
+        record(forwardedFrom: sink, to: observer, kind: kind, value: capture(text: value), recordEvent: recordEvent)
+    }
+
+    public func forwardedNext<Element>(from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
+        if !keepSteps && !keepEvents { return }
+        record(forwardedFrom: sink, to: observer, kind: .next, value: capture(element: element), recordEvent: recordEvent)
+    }
+
+    private func record(forwardedFrom sink: UInt64, to observer: UInt64, kind: TraceEventKind, value captured: Captured, recordEvent: Bool) {
         let sink = local(sink), observer = local(observer)
-        let value = value.map(truncate)
         let thread = TraceThreads.current
-        let record = (keepEvents && recordEvent && observer != 0) ? makeEvent(node: observer, kind: kind, value: value, truncated: true, thread: thread) : nil
+        let record = (keepEvents && recordEvent && observer != 0) ? makeEvent(node: observer, kind: kind, value: captured.value, thread: thread) : nil
         let terminates = recordEvent && observer != 0 && kind != .next
         state.withLock { state in
             if keepSteps {
                 state.seq += 1
-                state.steps.append(StepRecord(seq: state.seq, from: sink, to: observer, call: .forwardOn, detail: .event(kind, value), thread: thread))
+                state.addStep(StepRecord(seq: state.seq, from: sink, to: observer, call: .forwardOn, detail: .event(kind, captured.value), thread: thread), captured.text)
             }
             if var record {
                 state.seq += 1
                 record.seq = state.seq
-                state.events.append(record)
+                state.addEvent(record, captured.text)
             }
             if terminates { Self.terminate(&state, observer) }
         }
@@ -218,20 +286,28 @@ public final class TraceRecorder: RxTracer {
 
     public func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
         if !keepSteps && !keepEvents && kind == .next { return }
+        record(received: call, node: node, kind: kind, value: capture(text: value), recordEvent: recordEvent)
+    }
+
+    public func receivedNext<Element>(_ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool) {
+        if !keepSteps && !keepEvents { return }
+        record(received: call, node: node, kind: .next, value: capture(element: element), recordEvent: recordEvent)
+    }
+
+    private func record(received call: TraceCall, node: UInt64, kind: TraceEventKind, value captured: Captured, recordEvent: Bool) {
         let node = local(node)
         guard node != 0 else { return }
-        let value = value.map(truncate)
         let thread = TraceThreads.current
-        let record = (keepEvents && recordEvent) ? makeEvent(node: node, kind: kind, value: value, truncated: true, thread: thread) : nil
+        let record = (keepEvents && recordEvent) ? makeEvent(node: node, kind: kind, value: captured.value, thread: thread) : nil
         state.withLock { state in
             if keepSteps {
                 state.seq += 1
-                state.steps.append(StepRecord(seq: state.seq, from: 0, to: node, call: call, detail: .event(kind, value), thread: thread))
+                state.addStep(StepRecord(seq: state.seq, from: 0, to: node, call: call, detail: .event(kind, captured.value), thread: thread), captured.text)
             }
             if var record {
                 state.seq += 1
                 record.seq = state.seq
-                state.events.append(record)
+                state.addEvent(record, captured.text)
             }
             if recordEvent, kind != .next { Self.terminate(&state, node) }
         }
@@ -239,24 +315,32 @@ public final class TraceRecorder: RxTracer {
 
     public func observed(node: UInt64, kind: TraceEventKind, value: String?) {
         if !keepSteps && !keepEvents && kind == .next { return }
+        record(observed: node, kind: kind, value: capture(text: value))
+    }
+
+    public func observedNext<Element>(node: UInt64, element: Element) {
+        if !keepSteps && !keepEvents { return }
+        record(observed: node, kind: .next, value: capture(element: element))
+    }
+
+    private func record(observed node: UInt64, kind: TraceEventKind, value captured: Captured) {
         let node = local(node)
         guard node != 0 else { return }
-        let value = value.map(truncate)
         let thread = TraceThreads.current
-        let record = keepEvents ? makeEvent(node: node, kind: kind, value: value, truncated: true, thread: thread) : nil
+        let record = keepEvents ? makeEvent(node: node, kind: kind, value: captured.value, thread: thread) : nil
         state.withLock { state in
             if keepSteps {
                 state.seq += 1
-                state.steps.append(StepRecord(seq: state.seq, from: 0, to: node, call: .on, detail: .event(kind, value), thread: thread))
+                state.addStep(StepRecord(seq: state.seq, from: 0, to: node, call: .on, detail: .event(kind, captured.value), thread: thread), captured.text)
             }
             if var record {
                 state.seq += 1
                 record.seq = state.seq
-                state.events.append(record)
+                state.addEvent(record, captured.text)
             }
             if keepSteps {
                 state.seq += 1
-                state.steps.append(StepRecord(seq: state.seq, from: 0, to: node, call: .onCore, detail: .event(kind, value), thread: thread))
+                state.addStep(StepRecord(seq: state.seq, from: 0, to: node, call: .onCore, detail: .event(kind, captured.value), thread: thread), captured.text)
             }
             if kind != .next { Self.terminate(&state, node) }
         }
@@ -352,13 +436,13 @@ public final class TraceRecorder: RxTracer {
             let detail: String?
             switch record.detail {
             case .none: detail = nil
-            case .text(let text): detail = text
-            case .event(let kind, let value): detail = TraceEventKind.describe(kind, value)
+            case .text: detail = state.texts[record.seq]
+            case .event(let kind, let value): detail = TraceEventKind.describe(kind, self.describe(value, seq: record.seq, texts: state.texts))
             }
             return TraceStep(seq: record.seq, from: record.from, to: record.to, call: record.call, detail: detail, thread: threadName(record.thread))
         }
         let events = state.events.elements.lazy.filter { $0.seq > since && kept.contains($0.node) }.map { record in
-            TraceEvent(seq: record.seq, node: record.node, kind: record.kind, value: record.value, time: record.time, virtualTime: record.virtual, thread: threadName(record.thread))
+            TraceEvent(seq: record.seq, node: record.node, kind: record.kind, value: self.describe(record.value, seq: record.seq, texts: state.texts), time: record.time, virtualTime: record.virtual, thread: threadName(record.thread))
         }
         let counters = ResourceCounter.all().map(\.name)
         let resources = state.resources.elements.lazy.filter { $0.seq >= since }.map { record -> ResourceSample in
@@ -395,6 +479,54 @@ public final class TraceRecorder: RxTracer {
         id > idBase && id - idBase < (1 << Tracing.generationShift) ? id - idBase : 0
     }
 
+    /// An element as recorded: a copy when it is plain data small enough to sit in an `Any`
+    /// without a box (describing it later gives what describing it now would), else its
+    /// description now — a reference could change or be kept alive by the recording.
+    @inline(__always)
+    private func capture<Element>(element: Element) -> Captured {
+        if _isPOD(Element.self), MemoryLayout<Element>.size <= 3 * MemoryLayout<Int>.size,
+           MemoryLayout<Element>.alignment <= MemoryLayout<Int>.alignment {
+            var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: element, as: Element.self) }
+            return Captured(value: .element(Bits(words: words, type: Element.self)))
+        }
+        return capture(text: traceDescription(element))
+    }
+
+    /// A description made now: inline when it fits in a record, else kept aside.
+    private func capture(text: String?) -> Captured {
+        guard var text else { return Captured() }
+        text = truncate(text)
+        let count = text.utf8.count
+        guard count < 3 * MemoryLayout<UInt64>.size else { return Captured(value: .text, text: text) }
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { buffer in
+            text.withUTF8 { utf8 in buffer.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
+            buffer[buffer.count - 1] = UInt8(count)
+        }
+        return Captured(value: .element(Bits(words: words, type: InlineText.self)))
+    }
+
+    private func describe(_ value: Value?, seq: UInt64, texts: [UInt64: String]) -> String? {
+        switch value {
+        case nil: return nil
+        case .text?: return texts[seq] ?? ""
+        case .element(let bits)?:
+            if bits.type == InlineText.self {
+                return withUnsafeBytes(of: bits.words) { buffer in
+                    String(decoding: buffer[..<Int(buffer[buffer.count - 1])], as: UTF8.self)
+                }
+            }
+            func open<Element>(_ type: Element.Type) -> String { Self.describe(type, bits.words) }
+            return truncate(_openExistential(bits.type, do: open))
+        }
+    }
+
+    private static func describe<Element>(_ type: Element.Type, _ words: (UInt64, UInt64, UInt64)) -> String {
+        let element = withUnsafeBytes(of: words) { $0.load(as: Element.self) }
+        return traceDescription(element)
+    }
+
     @inline(__always)
     private func truncate(_ text: String) -> String {
         let limit = options.valueLimit
@@ -402,8 +534,7 @@ public final class TraceRecorder: RxTracer {
         return String(text.prefix(limit - 1)) + "…"
     }
 
-    private func makeEvent(node: UInt64, kind: TraceEventKind, value: String?, truncated: Bool = false, thread: UInt32? = nil) -> EventRecord {
-        let value = truncated ? value : value.map(truncate)
+    private func makeEvent(node: UInt64, kind: TraceEventKind, value: Value?, thread: UInt32? = nil) -> EventRecord {
         let time: Double, virtual: Bool
         if let now = TraceClock.virtualNow {
             time = now
@@ -442,20 +573,32 @@ struct Ring<Element> {
     private var head = 0
     private(set) var dropped = 0
 
-    init(capacity: Int) { self.capacity = capacity }
+    init(capacity: Int) {
+        self.capacity = capacity
+        // Reserved, not touched: pages become resident as the ring fills, and appending never
+        // copies the ring to grow it.
+        storage.reserveCapacity(capacity)
+    }
 
     var count: Int { storage.count }
 
-    mutating func append(_ element: Element) {
+    /// Appends `element`; returns the element let go to make room (`element` itself when the
+    /// capacity is 0), if any.
+    @discardableResult
+    mutating func append(_ element: Element) -> Element? {
         if storage.count < capacity {
             storage.append(element)
+            return nil
         } else if capacity == 0 {
             dropped += 1
+            return element
         } else {
+            let gone = storage[head]
             storage[head] = element
             head += 1
             if head == capacity { head = 0 }
             dropped += 1
+            return gone
         }
     }
 

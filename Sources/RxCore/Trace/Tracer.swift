@@ -96,6 +96,13 @@ public protocol RxTracer: AnyObject, Sendable {
     func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool)
     /// `node` (an `ObserverBase`) received an event: the steps `on` and `onCore` and the event.
     func observed(node: UInt64, kind: TraceEventKind, value: String?)
+    /// `forwarded` of `next(element)`, given the element itself: a recorder may keep a copy of
+    /// it and describe it only when the trace is read. The default describes it now.
+    func forwardedNext<Element>(from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool)
+    /// `received` of `next(element)`, given the element itself (see `forwardedNext`).
+    func receivedNext<Element>(_ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool)
+    /// `observed` of `next(element)`, given the element itself (see `forwardedNext`).
+    func observedNext<Element>(node: UInt64, element: Element)
     /// The call site `node` was born with, when known.
     func callSite(of node: UInt64) -> CallSite?
     /// Whether the tracer keeps values: when false the core passes nil instead of describing
@@ -109,6 +116,18 @@ extension RxTracer {
     public func callSite(of node: UInt64) -> CallSite? { nil }
 
     public var recordsValues: Bool { true }
+
+    public func forwardedNext<Element>(from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
+        forwarded(from: sink, to: observer, kind: .next, value: recordsValues ? traceDescription(element) : nil, recordEvent: recordEvent)
+    }
+
+    public func receivedNext<Element>(_ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool) {
+        received(call, node: node, kind: .next, value: recordsValues ? traceDescription(element) : nil, recordEvent: recordEvent)
+    }
+
+    public func observedNext<Element>(node: UInt64, element: Element) {
+        observed(node: node, kind: .next, value: recordsValues ? traceDescription(element) : nil)
+    }
 
     /// Composed from `received`; recorders override it to take one lock.
     public func observed(node: UInt64, kind: TraceEventKind, value: String?) {
@@ -126,6 +145,38 @@ extension RxTracer {
     public func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
         step(call, from: 0, to: node, detail: TraceEventKind.describe(kind, value))
         if recordEvent { event(node: node, kind: kind, value: value) }
+    }
+}
+
+extension RxTracer {
+    /// `forwarded` of `event`, through `forwardedNext` for an element.
+    @inline(__always)
+    func forwarded<Element>(from sink: UInt64, to observer: UInt64, event: Event<Element>, recordEvent: Bool) {
+        if case .next(let element) = event {
+            forwardedNext(from: sink, to: observer, element: element, recordEvent: recordEvent)
+        } else {
+            forwarded(from: sink, to: observer, kind: event.traceKind, value: recordsValues ? event.traceValue : nil, recordEvent: recordEvent)
+        }
+    }
+
+    /// `received` of `event`, through `receivedNext` for an element.
+    @inline(__always)
+    func received<Element>(_ call: TraceCall, node: UInt64, event: Event<Element>, recordEvent: Bool) {
+        if case .next(let element) = event {
+            receivedNext(call, node: node, element: element, recordEvent: recordEvent)
+        } else {
+            received(call, node: node, kind: event.traceKind, value: recordsValues ? event.traceValue : nil, recordEvent: recordEvent)
+        }
+    }
+
+    /// `observed` of `event`, through `observedNext` for an element.
+    @inline(__always)
+    func observed<Element>(node: UInt64, event: Event<Element>) {
+        if case .next(let element) = event {
+            observedNext(node: node, element: element)
+        } else {
+            observed(node: node, kind: event.traceKind, value: recordsValues ? event.traceValue : nil)
+        }
     }
 }
 
