@@ -63,7 +63,7 @@ example("friends of friends") {
     Observable.from(myFriends)
         .concatMap { Observable.from(friends[$0]!) }
         .toArray()
-        .subscribe(onNext: { print($0) })
+        .subscribe(onSuccess: { print($0) })
         .disposed(by: disposeBag)
 }
 

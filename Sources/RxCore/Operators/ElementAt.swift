@@ -11,12 +11,9 @@ extension ObservableType {
         element(at: index, file: file, line: line)
     }
 
-    /// The first element, or nil when the source completes empty; then `completed`.
-    ///
-    /// RxSwift 6 returns `Single<Element?>`; this returns the equivalent one-element
-    /// `Observable` until the traits land.
-    public func first(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element?> {
-        First(source: asObservable(), callSite: CallSite(file, line))
+    /// The first element, or nil when the source completes empty: a `Single`, as in RxSwift 6.
+    public func first(file: StaticString = #fileID, line: UInt = #line) -> Single<Element?> {
+        PrimitiveSequence(raw: First(source: asObservable(), callSite: CallSite(file, line)))
     }
 
     /// Passes the one element of the source and completes with it; fails with

@@ -28,12 +28,9 @@ extension ObservableType {
         Reduce(source: asObservable(), seed: seed, accumulator: accumulator, mapResult: { $0 }, callSite: CallSite(file, line))
     }
 
-    /// All elements as one array, emitted when the source completes.
-    ///
-    /// RxSwift 6 returns `Single<[Element]>`; this returns the equivalent one-element
-    /// `Observable` until the traits land.
-    public func toArray(file: StaticString = #fileID, line: UInt = #line) -> Observable<[Element]> {
-        ToArray(source: asObservable(), callSite: CallSite(file, line))
+    /// All elements as one array, emitted when the source completes: a `Single`, as in RxSwift 6.
+    public func toArray(file: StaticString = #fileID, line: UInt = #line) -> Single<[Element]> {
+        PrimitiveSequence(raw: ToArray(source: asObservable(), callSite: CallSite(file, line)))
     }
 }
 

@@ -27,18 +27,18 @@ struct ElementAtTests {
     @Test func firstEmitsTheFirstOrNil() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .completed(300)])
-        let res = scheduler.start { xs.first() }
+        let res = scheduler.start { xs.first().asObservable() }
         #expect(res.events == [.next(210, 2), .completed(210)])
         #expect(xs.subscriptions == [Subscription(200, 210)])
 
         let scheduler2 = TestScheduler(initialClock: 0)
         let ys = scheduler2.createHotObservable([.completed(300, Int.self)])
-        let empty = scheduler2.start { ys.first() }
+        let empty = scheduler2.start { ys.first().asObservable() }
         #expect(empty.events == [.next(300, nil), .completed(300)])
 
         let scheduler3 = TestScheduler(initialClock: 0)
         let zs = scheduler3.createHotObservable([.error(300, opTestError, Int.self)])
-        let failed = scheduler3.start { zs.first() }
+        let failed = scheduler3.start { zs.first().asObservable() }
         #expect(failed.events == [.error(300, opTestError)])
     }
 

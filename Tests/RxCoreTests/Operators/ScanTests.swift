@@ -82,7 +82,7 @@ struct ScanTests {
     @Test func toArrayCollectsEverything() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .completed(250)])
-        let res = scheduler.start { xs.toArray() }
+        let res = scheduler.start { xs.toArray().asObservable() }
         #expect(res.events == [.next(250, [2, 3]), .completed(250)])
         #expect(xs.subscriptions == [Subscription(200, 250)])
     }
@@ -90,7 +90,7 @@ struct ScanTests {
     @Test func toArrayDisposedBeforeCompletionEmitsNothing() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(210, 2), .completed(400)])
-        let res = scheduler.start(disposed: 300) { xs.toArray() }
+        let res = scheduler.start(disposed: 300) { xs.toArray().asObservable() }
         #expect(res.events == [])
         #expect(xs.subscriptions == [Subscription(200, 300)])
     }
