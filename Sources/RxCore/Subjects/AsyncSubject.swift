@@ -6,7 +6,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
     public typealias SubjectObserverType = AsyncSubject<Element>
 
     private struct State {
-        var observers = ObserverList<Element>()
+        var observers = ObserverList()
         var lastElement: Element?
         var stoppedEvent: Event<Element>?
     }
@@ -22,7 +22,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
 
     public func on(_ event: Event<Element>) {
         traceReceived(event)
-        let (handlers, events): ([ObserverList<Element>.Handler], [Event<Element>]) = state.withLock { state in
+        let (handlers, events): ([ObserverList.Handler], [Event<Element>]) = state.withLock { state in
             if state.stoppedEvent != nil { return ([], []) }
             switch event {
             case .next(let element):
@@ -42,7 +42,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
             }
         }
         for handler in handlers {
-            for event in events { handler(event) }
+            for event in events { ObserverList.send(event, to: handler) }
         }
     }
 

@@ -7,7 +7,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     // Recursive: a subscriber's first value is sent while subscribing, and its handler may
     // send to this subject again, as RxSwift allows.
     private let lock = NSRecursiveLock()
-    private var observers = ObserverList<Element>()
+    private var observers = ObserverList()
     private var element: Element
     private var stoppedEvent: Event<Element>?
     private var stopped = false
@@ -45,7 +45,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
             lock.unlock()
             return
         }
-        let handlers = observers.nextHandlers
+        let handlers = observers.handlers
         self.element = element
         lock.unlock()
         ObserverList.dispatch(element, to: handlers)
@@ -68,7 +68,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
             observers.removeAll()
         }
         lock.unlock()
-        for handler in handlers { handler(event) }
+        ObserverList.dispatch(event: event, to: handlers)
     }
 
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {

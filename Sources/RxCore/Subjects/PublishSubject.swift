@@ -8,7 +8,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     // Guarded by `lock`. Plain stored properties rather than a `Mutex<State>`: in generic code
     // a generic state struct costs a metadata lookup on every event.
     private let lock = Mutex<Void>(())
-    @exclusivity(unchecked) private var observers = ObserverList<Element>()
+    @exclusivity(unchecked) private var observers = ObserverList()
+    /// Set with `stopped` and cleared by `dispose()`; touched only on those rare paths.
     @exclusivity(unchecked) private var stoppedEvent: Event<Element>?
     @exclusivity(unchecked) private var stopped = false
     @exclusivity(unchecked) private var disposed = false
@@ -33,9 +34,9 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// Sends `element` to every current observer.
     public func onNext(_ element: Element) {
         if traceID != 0 { traceReceivedNext(element) }
-        var handlers: [ObserverList<Element>.NextHandler] = []
+        var handlers: [ObserverList.Handler] = []
         lock.withLock { _ in
-            if !disposed && !stopped { handlers = observers.nextHandlers }
+            if !disposed && !stopped { handlers = observers.handlers }
         }
         ObserverList.dispatch(element, to: handlers)
     }
@@ -43,7 +44,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// Sends `event` to every current observer; after a stop event, nothing more is sent.
     public func on(_ event: Event<Element>) {
         traceReceived(event)
-        var handlers: [ObserverList<Element>.Handler] = []
+        var handlers: [ObserverList.Handler] = []
         lock.withLock { _ in
             if disposed || stopped { return }
             handlers = observers.handlers
@@ -53,25 +54,27 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
                 observers.removeAll()
             }
         }
-        for handler in handlers { handler(event) }
+        ObserverList.dispatch(event: event, to: handlers)
     }
 
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         traceSubscribe(observer)
-        var outcome = PublishOutcome<Element>.disposed
-        lock.withLock { _ in
-            if let stoppedEvent {
-                outcome = .stopped(stoppedEvent)
-            } else if !disposed {
-                outcome = .added(observers.insert(observer, traced: tracedHandler(observer)))
-            }
+        // The common case touches no generic value (no `Event`), so it costs no metadata lookup.
+        let key: Int? = lock.withLock { _ in
+            if stopped || disposed { return nil }
+            return observers.insert(observer, traced: tracedHandler(observer))
         }
-        switch outcome {
-        case .added(let key):
-            return SubscriptionDisposable(owner: self, key: key)
-        case .stopped(let event):
-            observer.on(event)
-        case .disposed:
+        if let key { return SubscriptionDisposable(owner: self, key: key) }
+        return subscribeAfterStop(observer)
+    }
+
+    /// A subscriber that came after the stop event gets it; after `dispose()`, `RxError.disposed`.
+    @inline(never)
+    private func subscribeAfterStop<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        let stoppedEvent = lock.withLock { _ in self.stoppedEvent }
+        if let stoppedEvent {
+            observer.on(stoppedEvent)
+        } else {
             observer.on(.error(RxError.disposed(object: self)))
         }
         return Disposables.create()
@@ -93,8 +96,6 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         traceDisposed(traceID)
     }
 }
-
-enum PublishOutcome<Element> { case added(Int), stopped(Event<Element>), disposed }
 
 extension ResourceCounter {
     fileprivate static let rxPublishSubject = named("PublishSubject")

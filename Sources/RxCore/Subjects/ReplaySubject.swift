@@ -6,7 +6,7 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
     public typealias SubjectObserverType = ReplaySubject<Element>
 
     private let lock = NSRecursiveLock()
-    private var observers = ObserverList<Element>()
+    private var observers = ObserverList()
     private var buffer: [Element] = []
     private var head = 0
     private let bufferSize: Int?
@@ -69,7 +69,7 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
             observers.removeAll()
         }
         lock.unlock()
-        for handler in handlers { handler(event) }
+        ObserverList.dispatch(event: event, to: handlers)
     }
 
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {

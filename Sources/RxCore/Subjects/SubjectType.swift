@@ -9,34 +9,47 @@ public protocol SubjectType: ObservableType {
 }
 
 /// The subscribers of a subject, in subscription order, with cheap snapshots for dispatch.
-struct ObserverList<Element> {
-    typealias Handler = (Event<Element>) -> Void
-    /// Takes a pointer to the element. The array of these has a non-generic element type, so
-    /// walking it in generic code needs no metadata lookup (see docs/performance.md).
-    typealias NextHandler = (UnsafeRawPointer) -> Void
+///
+/// Not generic: each observer is kept as one closure that takes a pointer to what it receives
+/// (an `Element`, or an `Event<Element>`), so inserting, removing and walking the list in
+/// generic code costs no metadata lookup and a subscription makes one closure (see
+/// docs/performance.md).
+struct ObserverList {
+    /// What a `Handler`'s pointer points to.
+    enum Delivery {
+        /// An `Element`: the observer's `onNext`.
+        case element
+        /// An `Event<Element>`: the observer's `on`.
+        case event
+    }
+
+    /// Calls the observer's `onNext` or `on` with what the pointer points to.
+    typealias Handler = (UnsafeRawPointer, Delivery) -> Void
     private(set) var keys: [Int] = []
     private(set) var handlers: [Handler] = []
-    /// The observers' `onNext`, so elements reach them without an `Event` wrapper.
-    private(set) var nextHandlers: [NextHandler] = []
     private var nextKey = 0
 
     var isEmpty: Bool { keys.isEmpty }
 
-    /// Adds `observer`; `traced`, when given, replaces its handler (the tracing wrapper) and
+    /// Adds `observer`; `traced`, when given, replaces its `on` (the tracing wrapper) and
     /// elements are routed through it too.
-    mutating func insert<Observer: ObserverType>(_ observer: Observer, traced: ((Event<Element>) -> Void)? = nil) -> Int where Observer.Element == Element {
+    mutating func insert<Observer: ObserverType>(_ observer: Observer, traced: ((Event<Observer.Element>) -> Void)? = nil) -> Int {
         let key = nextKey
         nextKey += 1
         keys.append(key)
         if let traced {
-            handlers.append(traced)
-            nextHandlers.append { pointer in
-                traced(.next(pointer.assumingMemoryBound(to: Element.self).pointee))
+            handlers.append { pointer, delivery in
+                switch delivery {
+                case .element: traced(.next(pointer.assumingMemoryBound(to: Observer.Element.self).pointee))
+                case .event: traced(pointer.assumingMemoryBound(to: Event<Observer.Element>.self).pointee)
+                }
             }
         } else {
-            handlers.append(observer.on)
-            nextHandlers.append { pointer in
-                observer.onNext(pointer.assumingMemoryBound(to: Element.self).pointee)
+            handlers.append { pointer, delivery in
+                switch delivery {
+                case .element: observer.onNext(pointer.assumingMemoryBound(to: Observer.Element.self).pointee)
+                case .event: observer.on(pointer.assumingMemoryBound(to: Event<Observer.Element>.self).pointee)
+                }
             }
         }
         return key
@@ -52,22 +65,33 @@ struct ObserverList<Element> {
         guard low < keys.count, keys[low] == key else { return }
         keys.remove(at: low)
         handlers.remove(at: low)
-        nextHandlers.remove(at: low)
     }
 
-    /// Sends `element` to each of `handlers`.
+    /// Sends `element` to each of `handlers` (their `onNext`).
     @inline(__always)
-    static func dispatch(_ element: Element, to handlers: [NextHandler]) {
+    static func dispatch<Element>(_ element: Element, to handlers: [Handler]) {
         withUnsafePointer(to: element) { pointer in
             let raw = UnsafeRawPointer(pointer)
-            for handler in handlers { handler(raw) }
+            for handler in handlers { handler(raw, .element) }
         }
+    }
+
+    /// Sends `event` to each of `handlers` (their `on`).
+    static func dispatch<Element>(event: Event<Element>, to handlers: [Handler]) {
+        withUnsafePointer(to: event) { pointer in
+            let raw = UnsafeRawPointer(pointer)
+            for handler in handlers { handler(raw, .event) }
+        }
+    }
+
+    /// Sends `event` to one handler (its `on`).
+    static func send<Element>(_ event: Event<Element>, to handler: Handler) {
+        withUnsafePointer(to: event) { pointer in handler(UnsafeRawPointer(pointer), .event) }
     }
 
     mutating func removeAll() {
         keys.removeAll()
         handlers.removeAll()
-        nextHandlers.removeAll()
     }
 }
 
