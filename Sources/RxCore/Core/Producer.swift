@@ -17,9 +17,8 @@ open class Producer<Element>: Observable<Element> {
         if !CurrentThreadScheduler.isScheduleRequired {
             return subscribeNow(observer)
         } else {
-            return CurrentThreadScheduler.instance.schedule(()) { _ in
-                self.subscribeNow(observer)
-            }
+            // `schedule`, minus the escaping closure: the trampoline runs this first, at once.
+            return CurrentThreadScheduler.instance.startTrampoline { subscribeNow(observer) }
         }
     }
 

@@ -40,6 +40,16 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, @unchecked Se
         return Self.runTrampoline(trampoline) { action(state) }
     }
 
+    /// `schedule` for a caller that has just seen `isScheduleRequired`: starts this thread's
+    /// trampoline with `action` as its first work, run at once, then drains what it queued.
+    /// Because the action runs before this returns it doesn't escape, so nothing is allocated
+    /// (the untraced path of `Producer.subscribe`).
+    func startTrampoline(_ action: () -> Disposable) -> Disposable {
+        let trampoline = Self.trampoline.value
+        precondition(!trampoline.isRunning, "startTrampoline: a trampoline already runs on this thread")
+        return Self.runTrampoline(trampoline, first: action)
+    }
+
     /// Queues `item` behind the work already queued on this thread, starting the trampoline if
     /// none runs. Sequence sinks queue themselves once per element, with no allocation.
     static func enqueue(_ item: any TrampolineItem) {
