@@ -48,16 +48,15 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
         if previous & Flags.disposed != 0 { return }
         traceDisposed(traceID)
         if previous & Flags.sinkAndSubscriptionSet != 0 {
-            guard let sink = self.sink, let subscription = self.subscription else {
+            // Moved out rather than copied (an existential copy goes through value witnesses);
+            // the fields are nil from here on.
+            guard let sink = self.sink.take(), let subscription = self.subscription.take() else {
                 preconditionFailure("SinkDisposer: sink and subscription not set")
             }
             traceDisposeStep(traceID, sink)
             sink.dispose()
             traceDisposeStep(traceID, subscription)
             subscription.dispose()
-            self.sink = nil
-            self.subscription = nil
         }
     }
 }
-

@@ -83,10 +83,16 @@ final class AnonymousDisposable: DisposeBase, Cancelable {
 
 /// Disposes two disposables once: what `subscribe(onNext:…)` returns.
 final class BinaryDisposable: DisposeBase, Cancelable {
-    private let disposables: Mutex<(Disposable, Disposable)?>
+    private let disposed = Atomic<Bool>(false)
+    // Set in `init`; after that touched only by the one `dispose()` that sets `disposed`.
+    // Plain fields rather than a `Mutex` of an optional pair, whose copies and checks go
+    // through the runtime's generic value witnesses.
+    @exclusivity(unchecked) private var disposable1: Disposable?
+    @exclusivity(unchecked) private var disposable2: Disposable?
 
     init(_ disposable1: Disposable, _ disposable2: Disposable, callSite: CallSite? = nil) {
-        disposables = Mutex((disposable1, disposable2))
+        self.disposable1 = disposable1
+        self.disposable2 = disposable2
         super.init(counter: .binaryDisposable, callSite: callSite)
         if traceID != 0 {
             traceEdge(traceID, traceNodeID(of: disposable1), .owns)
@@ -94,18 +100,17 @@ final class BinaryDisposable: DisposeBase, Cancelable {
         }
     }
 
-    var isDisposed: Bool { disposables.withLock { $0 == nil } }
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
     func dispose() {
-        guard let pair = disposables.withLock({ state -> (Disposable, Disposable)? in
-            defer { state = nil }
-            return state
-        }) else { return }
+        if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
         traceDisposed(traceID)
-        traceDisposeStep(traceID, pair.0)
-        pair.0.dispose()
-        traceDisposeStep(traceID, pair.1)
-        pair.1.dispose()
+        // Moved out rather than copied; the fields are nil from here on.
+        guard let disposable1 = disposable1.take(), let disposable2 = disposable2.take() else { return }
+        traceDisposeStep(traceID, disposable1)
+        disposable1.dispose()
+        traceDisposeStep(traceID, disposable2)
+        disposable2.dispose()
     }
 }
 
