@@ -33,26 +33,38 @@ struct ObserverList {
 
     /// Adds `observer`; `traced`, when given, replaces its `on` (the tracing wrapper) and
     /// elements are routed through it too.
-    mutating func insert<Observer: ObserverType>(_ observer: Observer, traced: ((Event<Observer.Element>) -> Void)? = nil) -> Int {
+    mutating func insert<Element, Observer: ObserverType>(_ observer: Observer, traced: ((Event<Element>) -> Void)? = nil) -> Int where Observer.Element == Element {
         let key = nextKey
         nextKey += 1
         keys.append(key)
         if let traced {
             handlers.append { pointer, delivery in
-                switch delivery {
-                case .element: traced(.next(pointer.assumingMemoryBound(to: Observer.Element.self).pointee))
-                case .event: traced(pointer.assumingMemoryBound(to: Event<Observer.Element>.self).pointee)
-                }
+                Self.deliver(pointer, delivery, to: traced)
             }
         } else {
+            // The element path touches no `Event`, whose metadata would be looked up per call.
             handlers.append { pointer, delivery in
-                switch delivery {
-                case .element: observer.onNext(pointer.assumingMemoryBound(to: Observer.Element.self).pointee)
-                case .event: observer.on(pointer.assumingMemoryBound(to: Event<Observer.Element>.self).pointee)
+                if delivery == .element {
+                    observer.onNext(pointer.assumingMemoryBound(to: Element.self).pointee)
+                } else {
+                    Self.deliverEvent(pointer, to: observer)
                 }
             }
         }
         return key
+    }
+
+    @inline(never)
+    private static func deliverEvent<Observer: ObserverType>(_ pointer: UnsafeRawPointer, to observer: Observer) {
+        observer.on(pointer.assumingMemoryBound(to: Event<Observer.Element>.self).pointee)
+    }
+
+    @inline(never)
+    private static func deliver<Element>(_ pointer: UnsafeRawPointer, _ delivery: Delivery, to traced: (Event<Element>) -> Void) {
+        switch delivery {
+        case .element: traced(.next(pointer.assumingMemoryBound(to: Element.self).pointee))
+        case .event: traced(pointer.assumingMemoryBound(to: Event<Element>.self).pointee)
+        }
     }
 
     mutating func remove(_ key: Int) {
