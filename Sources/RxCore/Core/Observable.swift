@@ -1,7 +1,8 @@
 /// The base class of every sequence (step1 of 001). Subclasses implement `subscribe`;
 /// most of them do it by being a `Producer`.
 open class Observable<Element>: ObservableType, TraceIdentifiable {
-    let resourceCounter: ResourceCounter
+    // Not retained: counters live as long as the process (the registry holds them).
+    unowned(unsafe) let resourceCounter: ResourceCounter
     /// Trace node id (0 when not traced).
     public let traceID: UInt64
 

@@ -26,8 +26,9 @@ open class Producer<Element>: Observable<Element> {
     private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         // The returned disposable needs to release all references once it was disposed.
         let disposer = SinkDisposer(callSite: callSite)
-        let sinkAndSubscription = run(observer, cancel: disposer)
-        disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+        let (sink, subscription) = run(observer, cancel: disposer)
+        // Handed over, not copied (an existential copy goes through value witnesses).
+        disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)
         return disposer
     }
 

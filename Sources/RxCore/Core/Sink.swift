@@ -8,7 +8,8 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     /// The `SinkDisposer` of this subscription.
     public let cancel: Cancelable
     private let disposed = Atomic<Bool>(false)
-    let resourceCounter: ResourceCounter
+    // Not retained: counters live as long as the process (the registry holds them).
+    unowned(unsafe) let resourceCounter: ResourceCounter
     /// Trace node id (0 when not traced).
     public let traceID: UInt64
     private let observerTraceID: UInt64
@@ -18,10 +19,10 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     /// and re-entrant `on` calls into the observer.
     private let forwarding = Atomic<UInt>(0)
 
-    public init(observer: Observer, cancel: Cancelable, counter: ResourceCounter? = nil) {
+    // `__owned`: the caller hands over its copies, so storing them moves rather than copies
+    // (an existential or generic copy goes through value witnesses).
+    public init(observer: __owned Observer, cancel: __owned Cancelable, counter: ResourceCounter? = nil) {
         let counter = counter ?? ResourceCounter.named("Sink")
-        self.observer = observer
-        self.cancel = cancel
         self.resourceCounter = counter
         if Tracing.isOn {
             let context = RunContext.current
@@ -41,6 +42,8 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
             self.observerTraceID = 0
             self.observerRecordsEvents = false
         }
+        self.observer = consume observer
+        self.cancel = consume cancel
     }
 
     deinit { rxDeath(resourceCounter, traceID) }

@@ -10,8 +10,10 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
 
     private let state = Atomic<Int>(0)
     // Written before the state's release, read after its acquire: ordered by `state`.
-    @exclusivity(unchecked) private var sink: Disposable?
-    @exclusivity(unchecked) private var subscription: Disposable?
+    // A no-op stands for "none" rather than an optional: an `Optional<any Disposable>` is
+    // copied and destroyed through the runtime's generic value witnesses.
+    @exclusivity(unchecked) private var sink: Disposable = NopDisposable()
+    @exclusivity(unchecked) private var subscription: Disposable = NopDisposable()
     /// Trace node id (0 when not traced).
     public let traceID: UInt64
 
@@ -25,21 +27,21 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
         state.load(ordering: .acquiring) & Flags.disposed != 0
     }
 
-    func setSinkAndSubscription(sink: Disposable, subscription: Disposable) {
-        self.sink = sink
-        self.subscription = subscription
+    func setSinkAndSubscription(sink: __owned Disposable, subscription: __owned Disposable) {
         if traceID != 0 {
             traceEdge(traceID, traceNodeID(of: sink), .owns)
             traceEdge(traceID, traceNodeID(of: subscription), .owns)
         }
+        self.sink = consume sink
+        self.subscription = consume subscription
 
         let previous = state.bitwiseOr(Flags.sinkAndSubscriptionSet, ordering: .acquiringAndReleasing).oldValue
         precondition(previous & Flags.sinkAndSubscriptionSet == 0, "Sink and subscription were already set")
         if previous & Flags.disposed != 0 {
-            sink.dispose()
-            subscription.dispose()
-            self.sink = nil
-            self.subscription = nil
+            self.sink.dispose()
+            self.subscription.dispose()
+            self.sink = NopDisposable()
+            self.subscription = NopDisposable()
         }
     }
 
@@ -48,15 +50,21 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
         if previous & Flags.disposed != 0 { return }
         traceDisposed(traceID)
         if previous & Flags.sinkAndSubscriptionSet != 0 {
-            // Moved out rather than copied (an existential copy goes through value witnesses);
-            // the fields are nil from here on.
-            guard let sink = self.sink.take(), let subscription = self.subscription.take() else {
-                preconditionFailure("SinkDisposer: sink and subscription not set")
-            }
+            // Moved out rather than copied; the fields hold no-ops from here on.
+            let sink = takeDisposable(&self.sink)
+            let subscription = takeDisposable(&self.subscription)
             traceDisposeStep(traceID, sink)
             sink.dispose()
             traceDisposeStep(traceID, subscription)
             subscription.dispose()
         }
     }
+}
+
+/// Moves the disposable out of `slot`, leaving a no-op in its place.
+@inline(__always)
+func takeDisposable(_ slot: inout Disposable) -> Disposable {
+    var taken: Disposable = NopDisposable()
+    swap(&taken, &slot)
+    return taken
 }

@@ -36,11 +36,12 @@ func traceStep(_ call: TraceCall, from caller: @autoclosure () -> UInt64, to cal
     if let tracer = Tracing.active { tracer.step(call, from: caller(), to: callee(), detail: detail()) }
 }
 
-/// Records `dispose` from `owner` to `member` when tracing and `member` is a node.
+/// Records `dispose` from `owner` to `member` when tracing and `member` is a node. `member` is
+/// evaluated only then: wrapping a disposable in `Any` copies it.
 @inline(__always)
-func traceDisposeStep(_ owner: UInt64, _ member: Any) {
+func traceDisposeStep(_ owner: UInt64, _ member: @autoclosure () -> Any) {
     if owner != 0, let tracer = Tracing.active {
-        let id = traceNodeID(of: member)
+        let id = traceNodeID(of: member())
         if id != 0 { tracer.step(.dispose, from: owner, to: id, detail: nil) }
     }
 }

@@ -11,7 +11,8 @@ public protocol Cancelable: Disposable {
 
 /// Base class of the core's disposables: counts itself and, when tracing, is a trace node.
 open class DisposeBase: TraceIdentifiable {
-    let resourceCounter: ResourceCounter
+    // Not retained: counters live as long as the process (the registry holds them).
+    unowned(unsafe) let resourceCounter: ResourceCounter
     /// Trace node id (0 when not traced).
     public let traceID: UInt64
 

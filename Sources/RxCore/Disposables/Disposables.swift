@@ -84,19 +84,19 @@ final class AnonymousDisposable: DisposeBase, Cancelable {
 /// Disposes two disposables once: what `subscribe(onNext:…)` returns.
 final class BinaryDisposable: DisposeBase, Cancelable {
     private let disposed = Atomic<Bool>(false)
-    // Set in `init`; after that touched only by the one `dispose()` that sets `disposed`.
-    // Plain fields rather than a `Mutex` of an optional pair, whose copies and checks go
-    // through the runtime's generic value witnesses.
-    @exclusivity(unchecked) private var disposable1: Disposable?
-    @exclusivity(unchecked) private var disposable2: Disposable?
+    // Set in `init`; after that touched only by the one `dispose()` that sets `disposed`, which
+    // leaves no-ops. Plain fields rather than a `Mutex` of an optional pair, whose copies and
+    // checks go through the runtime's generic value witnesses.
+    @exclusivity(unchecked) private var disposable1: Disposable
+    @exclusivity(unchecked) private var disposable2: Disposable
 
-    init(_ disposable1: Disposable, _ disposable2: Disposable, callSite: CallSite? = nil) {
-        self.disposable1 = disposable1
-        self.disposable2 = disposable2
+    init(_ disposable1: __owned Disposable, _ disposable2: __owned Disposable, callSite: CallSite? = nil) {
+        self.disposable1 = consume disposable1
+        self.disposable2 = consume disposable2
         super.init(counter: .binaryDisposable, callSite: callSite)
         if traceID != 0 {
-            traceEdge(traceID, traceNodeID(of: disposable1), .owns)
-            traceEdge(traceID, traceNodeID(of: disposable2), .owns)
+            traceEdge(traceID, traceNodeID(of: self.disposable1), .owns)
+            traceEdge(traceID, traceNodeID(of: self.disposable2), .owns)
         }
     }
 
@@ -105,8 +105,9 @@ final class BinaryDisposable: DisposeBase, Cancelable {
     func dispose() {
         if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
         traceDisposed(traceID)
-        // Moved out rather than copied; the fields are nil from here on.
-        guard let disposable1 = disposable1.take(), let disposable2 = disposable2.take() else { return }
+        // Moved out rather than copied.
+        let disposable1 = takeDisposable(&self.disposable1)
+        let disposable2 = takeDisposable(&self.disposable2)
         traceDisposeStep(traceID, disposable1)
         disposable1.dispose()
         traceDisposeStep(traceID, disposable2)

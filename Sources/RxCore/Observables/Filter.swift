@@ -15,9 +15,9 @@ final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
 
     private let predicate: Predicate
 
-    init(predicate: @escaping Predicate, observer: Observer, cancel: Cancelable) {
+    init(predicate: @escaping Predicate, observer: __owned Observer, cancel: __owned Cancelable) {
         self.predicate = predicate
-        super.init(observer: observer, cancel: cancel, counter: .filterSink)
+        super.init(observer: consume observer, cancel: consume cancel, counter: .filterSink)
     }
 
     func onNext(_ element: Element) {

@@ -16,9 +16,9 @@ final class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>, Observe
 
     private let transform: Transform
 
-    init(transform: @escaping Transform, observer: Observer, cancel: Cancelable) {
+    init(transform: @escaping Transform, observer: __owned Observer, cancel: __owned Cancelable) {
         self.transform = transform
-        super.init(observer: observer, cancel: cancel, counter: .mapSink)
+        super.init(observer: consume observer, cancel: consume cancel, counter: .mapSink)
     }
 
     func onNext(_ element: SourceType) {

@@ -4,7 +4,8 @@ import Synchronization
 /// (the "stopped" flag of 001's step9).
 open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, TraceSelfRecording {
     private let isStopped = Atomic<Bool>(false)
-    let resourceCounter: ResourceCounter
+    // Not retained: counters live as long as the process (the registry holds them).
+    unowned(unsafe) let resourceCounter: ResourceCounter
     /// Trace node id (0 when not traced).
     public let traceID: UInt64
 
