@@ -82,6 +82,14 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
         dispose()
     }
 
+    /// `forwardOn(.completed)` then `dispose()`, kept out of line so that a caller that ends
+    /// only sometimes never sets up an `Event` (whose metadata would be looked up per call).
+    @inline(never)
+    public final func forwardCompletedAndDispose() {
+        forwardOn(.completed)
+        dispose()
+    }
+
     /// `tracedForwardOn(.next(element))` without building the `Event` (whose generic metadata
     /// would be looked up at every element).
     @inline(never)

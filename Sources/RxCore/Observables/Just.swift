@@ -22,7 +22,7 @@ final class Just<Element>: Producer<Element> {
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
         observer.onNext(element)
-        observer.on(.completed)
+        observer.onCompleted()
         return Disposables.create()
     }
 }

@@ -53,6 +53,24 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
         }
     }
 
+    /// `on(.completed)` without building the `Event` unless a subclass needs one.
+    public final func onCompleted() {
+        if !isStopped.exchange(true, ordering: .acquiringAndReleasing) {
+            #if !RX_NO_TRACE
+            if traceID != 0 { traceOn(completed: ()) }
+            #endif
+            onCompletedCore()
+        } else if traceID != 0 {
+            traceLate(completed: ())
+        }
+    }
+
+    @inline(never)
+    private func traceOn(completed: Void) { traceOn(.completed) }
+
+    @inline(never)
+    private func traceLate(completed: Void) { traceLate(.completed) }
+
     @inline(never)
     private func traceNext(_ element: Element, late: Bool) {
         if late { return traceLate(.next(element)) }
@@ -65,6 +83,12 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
     @inline(never)
     open func onNextCore(_ element: Element) {
         onCore(.next(element))
+    }
+
+    /// Handles the end once it passed the stopped check; defaults to `onCore(.completed)`.
+    @inline(never)
+    open func onCompletedCore() {
+        onCore(.completed)
     }
 
     /// Records `on` (with the event) and `onCore` (step9 of 001).

@@ -11,6 +11,11 @@ public protocol ObserverType {
     /// being wrapped in an `Event` at every hop (in generic code each wrap costs a metadata
     /// lookup — see docs/performance.md).
     func onNext(_ element: Element)
+
+    /// Receives the end: the same as `on(.completed)`, which is what the default does. Observers
+    /// that end many short subscriptions (`flatMap`'s inner observers) implement it directly,
+    /// for the same reason as `onNext`.
+    func onCompleted()
 }
 
 extension ObserverType {

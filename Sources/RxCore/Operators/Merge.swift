@@ -195,10 +195,7 @@ final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer
     fileprivate func innerCompleted(_ inner: Inner) {
         unlink(inner)?.dispose()
         activeCount -= 1
-        if stopped && activeCount == 0 {
-            forwardOn(.completed)
-            dispose()
-        }
+        if stopped && activeCount == 0 { forwardCompletedAndDispose() }
     }
 
     /// The subscription `run` returns: disposes the outer subscription and every inner one.
@@ -246,6 +243,12 @@ final class MergeInnerObserver<SourceElement, Source: ObservableConvertibleType,
         case .completed:
             parent.innerCompleted(self)
         }
+    }
+
+    /// The end of an inner source, without an `Event`: most inners (`just`) end this way.
+    override func onCompletedCore() {
+        parent.lock.lock(); defer { parent.lock.unlock() }
+        parent.innerCompleted(self)
     }
 }
 
@@ -539,6 +542,12 @@ final class MergeLimitedInnerObserver<SourceElement, Source: ObservableConvertib
         case .completed:
             parent.innerCompleted(self)
         }
+    }
+
+    /// The end of an inner source, without an `Event`: most inners (`just`) end this way.
+    override func onCompletedCore() {
+        parent.lock.lock(); defer { parent.lock.unlock() }
+        parent.innerCompleted(self)
     }
 }
 
