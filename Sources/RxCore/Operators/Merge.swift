@@ -70,12 +70,13 @@ final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer
     private let selector: (SourceElement) throws -> Source
     private let firstOnly: Bool
     private let sourceSubscription = SingleAssignmentDisposable()
-    // Guarded by `lock`.
-    private var activeCount = 0
-    private var stopped = false
-    private var innersDisposed = false
-    fileprivate var head: Inner?
-    private var groupTraceID: UInt64 = 0
+    // Guarded by `lock` (so no dynamic exclusivity checks: the lock orders every access).
+    @exclusivity(unchecked) private var activeCount = 0
+    @exclusivity(unchecked) private var stopped = false
+    @exclusivity(unchecked) private var innersDisposed = false
+    @exclusivity(unchecked) fileprivate var head: Inner?
+    // Set in `run`, before any event can arrive.
+    @exclusivity(unchecked) private var groupTraceID: UInt64 = 0
 
     init(selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool, observer: Observer, cancel: Cancelable) {
         self.selector = selector
@@ -215,11 +216,11 @@ final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer
 /// Subscribed to one inner source of a `MergeSink`; a node of the sink's list of running inners.
 final class MergeInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: ObserverBase<Source.Element> where Observer.Element == Source.Element {
     private let parent: MergeSink<SourceElement, Source, Observer>
-    // Guarded by the parent's lock.
-    fileprivate var previous: MergeInnerObserver?
-    fileprivate var next: MergeInnerObserver?
-    fileprivate var subscription: Disposable?
-    fileprivate var finished = false
+    // Guarded by the parent's lock (so no dynamic exclusivity checks).
+    @exclusivity(unchecked) fileprivate var previous: MergeInnerObserver?
+    @exclusivity(unchecked) fileprivate var next: MergeInnerObserver?
+    @exclusivity(unchecked) fileprivate var subscription: Disposable?
+    @exclusivity(unchecked) fileprivate var finished = false
 
     init(parent: MergeSink<SourceElement, Source, Observer>) {
         self.parent = parent
