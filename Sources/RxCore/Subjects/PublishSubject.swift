@@ -34,9 +34,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// Sends `element` to every current observer.
     public func onNext(_ element: Element) {
         if traceID != 0 { traceReceivedNext(element) }
-        var handlers: [ObserverList.Handler] = []
-        lock.withLock { _ in
-            if !disposed && !stopped { handlers = observers.handlers }
+        let handlers: [ObserverList.Handler] = lock.withLock { _ in
+            !disposed && !stopped ? observers.handlers : []
         }
         ObserverList.dispatch(element, to: handlers)
     }
