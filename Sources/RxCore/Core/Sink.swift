@@ -140,7 +140,9 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     }
 
     /// Whether `dispose()` was called.
-    public final var isDisposed: Bool { disposed.load(ordering: .relaxed) }
+    public final var isDisposed: Bool {
+        @inline(__always) get { disposed.load(ordering: .relaxed) }
+    }
 
     /// An observer that forwards into this sink's `forwardOn`, for operators whose inner
     /// subscriptions deliver straight downstream.

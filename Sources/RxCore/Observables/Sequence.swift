@@ -207,20 +207,35 @@ final class ObservableSequenceSink<Observer: ObserverType>: SteppingSink<Observe
 }
 
 /// Counts through an integer range.
-final class RangeSink<Observer: ObserverType>: SteppingSink<Observer> where Observer.Element: RxAbstractInteger {
+// Generic over `Element` too (not only `Observer.Element`): a generic argument's metadata is at
+// hand, an associated type's is looked up at each step.
+final class RangeSink<Element: RxAbstractInteger, Observer: ObserverType>: SteppingSink<Observer> where Observer.Element == Element {
     // Generic integer arithmetic goes through witness tables, so count down in `Int` and add
     // a stored `one` rather than making literals of `Element` at each step.
     @exclusivity(unchecked) private var next: Element
     @exclusivity(unchecked) private var remaining: Int
     private let one: Element = 1
+    /// `Element` is `Int` (the common case): the range then counts in `nextInt`, skipping the
+    /// witness-table `&+` and the value-witness copies of generic temporaries.
+    private let elementIsInt: Bool
+    @exclusivity(unchecked) private var nextInt: Int
 
     init(start: Element, count: Element, scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
         self.next = start
         self.remaining = Int(count)
+        self.elementIsInt = Element.self == Int.self
+        self.nextInt = elementIsInt ? unsafeBitCast(start, to: Int.self) : 0
         super.init(scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.rxRangeSink)
     }
 
     override func step() -> Bool {
+        if elementIsInt && remaining > 0 {
+            let element = unsafeBitCast(nextInt, to: Element.self)
+            remaining -= 1
+            nextInt &+= 1
+            forwardNext(element)
+            return !isDisposed
+        }
         if remaining > 0 {
             let element = next
             remaining -= 1
