@@ -44,7 +44,7 @@ extension ObservableType {
                 onCompleted?()
                 disposable.dispose()
             }
-        }, next: onNext ?? { _ in }, callSite: CallSite(file, line))
+        }, next: onNext, callSite: CallSite(file, line))
         return BinaryDisposable(asObservable().subscribe(observer), disposable, callSite: CallSite(file, line))
     }
 
