@@ -109,9 +109,14 @@ enum RunContext {
 
     /// A traced delivery starts (a sink's `forwardOn`, a subject delivering to `via`).
     static func push(producer: UInt64, callSite: CallSite?, via: UInt64) {
-        let local = TraceLocal.current
+        pushDelivery(TraceLocal.current, via: via)
+    }
+
+    /// `push(producer: 0, callSite: nil, via:)` given this thread's state.
+    @inline(__always)
+    static func pushDelivery(_ local: TraceLocal, via: UInt64) {
         local.deliveries += 1
-        push(local, Frame(producer: producer, callSite: callSite, via: via, delivery: true))
+        push(local, Frame(producer: 0, callSite: nil, via: via, delivery: true))
     }
 
     @inline(__always)

@@ -86,7 +86,7 @@ public final class TraceRecorder: RxTracer {
         case none
         /// The step's detail, in `State.texts`.
         case text
-        case event(TraceEventKind, Value?)
+        case event(Value?, TraceEventKind)
     }
 
     /// An event's value as recorded: a copy of a plain value (no references, at most three
@@ -118,17 +118,27 @@ public final class TraceRecorder: RxTracer {
 
     private protocol Sequenced { var seq: UInt64 { get } }
 
+    // Fields in an order that packs them (64 bytes each).
     private struct StepRecord: Sequenced {
         var seq: UInt64
         var from: UInt64
         var to: UInt64
-        var call: TraceCall
         var detail: Detail
+        var call: TraceCall
         var thread: UInt32
+
+        init(seq: UInt64, from: UInt64, to: UInt64, call: TraceCall, detail: Detail, thread: UInt32) {
+            self.seq = seq
+            self.from = from
+            self.to = to
+            self.detail = detail
+            self.call = call
+            self.thread = thread
+        }
 
         var hasText: Bool {
             switch detail {
-            case .text, .event(_, .text?): return true
+            case .text, .event(.text?, _): return true
             case .none, .event: return false
             }
         }
@@ -137,11 +147,21 @@ public final class TraceRecorder: RxTracer {
     private struct EventRecord: Sequenced {
         var seq: UInt64
         var node: UInt64
-        var kind: TraceEventKind
-        var value: Value?
         var time: Double
+        var value: Value?
+        var kind: TraceEventKind
         var virtual: Bool
         var thread: UInt32
+
+        init(seq: UInt64, node: UInt64, kind: TraceEventKind, value: Value?, time: Double, virtual: Bool, thread: UInt32) {
+            self.seq = seq
+            self.node = node
+            self.time = time
+            self.value = value
+            self.kind = kind
+            self.virtual = virtual
+            self.thread = thread
+        }
 
         var hasText: Bool {
             if case .text? = value { return true }
@@ -212,8 +232,8 @@ public final class TraceRecorder: RxTracer {
         var nodes: [NodeRecord] = []
         var edges: [TraceEdge] = []
         var edgeSet: Set<TraceEdge> = []
-        var steps: Ring<StepRecord>
-        var events: Ring<EventRecord>
+        var steps: PlainRing<StepRecord>
+        var events: PlainRing<EventRecord>
         var resources: Ring<ResourceRecord>
         var lastSample: UInt64 = 0
         var anomaliesDropped = 0
@@ -224,13 +244,19 @@ public final class TraceRecorder: RxTracer {
 
         mutating func addStep(_ record: StepRecord, _ text: String?) {
             if let text { texts[record.seq] = text }
-            if let gone = steps.append(record), gone.hasText { texts[gone.seq] = nil }
+            // The record let go is read only when some kept record has a text.
+            if let gone = steps.append(record, reportingGone: !texts.isEmpty), gone.hasText { texts[gone.seq] = nil }
         }
 
         mutating func addEvent(_ record: EventRecord, _ text: String?) {
             if let text { texts[record.seq] = text }
-            if let gone = events.append(record), gone.hasText { texts[gone.seq] = nil }
+            if let gone = events.append(record, reportingGone: !texts.isEmpty), gone.hasText { texts[gone.seq] = nil }
         }
+    }
+
+    /// Bytes of one step record and one event record in the rings.
+    public static var recordSizes: (step: Int, event: Int) {
+        (MemoryLayout<StepRecord>.stride, MemoryLayout<EventRecord>.stride)
     }
 
     /// Most anomalies kept per node; more are counted in the document's meta.
@@ -254,8 +280,8 @@ public final class TraceRecorder: RxTracer {
         self.keepSteps = options.keep == .all
         self.keepEvents = options.keep != .graph
         self.state = Mutex(State(
-            steps: Ring(capacity: options.keep == .all ? options.ringCapacity : 0),
-            events: Ring(capacity: options.keep != .graph ? options.ringCapacity : 0),
+            steps: PlainRing(capacity: options.keep == .all ? options.ringCapacity : 0),
+            events: PlainRing(capacity: options.keep != .graph ? options.ringCapacity : 0),
             resources: Ring(capacity: options.resourceCapacity)
         ))
         self.startedAt = Self.monotonicNanoseconds()
@@ -459,15 +485,19 @@ public final class TraceRecorder: RxTracer {
     public func snapshot(since: UInt64 = 0, meta extraMeta: [String: String] = [:]) -> TraceDocument {
         // The rings, and what the threads' buffers hold (read in place, under the lock).
         var pendingSteps: [StepRecord] = [], pendingEvents: [EventRecord] = []
+        var mergedSteps: ([StepRecord], Int) = ([], 0), mergedEvents: ([EventRecord], Int) = ([], 0)
         let state = self.state.withLock { state -> State in
             Self.sample(&state, seq: clock.load(ordering: .relaxed), force: true, interval: 1)
             for buffer in state.buffers {
                 for entry in buffer.published { Self.expand(entry, steps: &pendingSteps, events: &pendingEvents) }
             }
+            // The rings are shared storage: copied out here.
+            mergedSteps = Self.merge(state.steps, pendingSteps)
+            mergedEvents = Self.merge(state.events, pendingEvents)
             return state
         }
-        let (keptSteps, droppedSteps) = Self.merge(state.steps, pendingSteps)
-        let (keptEvents, droppedEvents) = Self.merge(state.events, pendingEvents)
+        let (keptSteps, droppedSteps) = mergedSteps
+        let (keptEvents, droppedEvents) = mergedEvents
         var nodes: [TraceNode] = []
         nodes.reserveCapacity(state.nodes.count)
         var kept = Set<UInt64>()
@@ -494,7 +524,7 @@ public final class TraceRecorder: RxTracer {
             switch record.detail {
             case .none: detail = nil
             case .text: detail = state.texts[record.seq]
-            case .event(let kind, let value): detail = TraceEventKind.describe(kind, self.describe(value, seq: record.seq, texts: state.texts))
+            case .event(let value, let kind): detail = TraceEventKind.describe(kind, self.describe(value, seq: record.seq, texts: state.texts))
             }
             return TraceStep(seq: record.seq, from: record.from, to: record.to, call: record.call, detail: detail, thread: threadName(record.thread))
         }
@@ -576,7 +606,7 @@ public final class TraceRecorder: RxTracer {
     /// The step and event records `entry` stands for, added to the rings.
     private static func expand(_ entry: Pending, text: String?, into state: inout State) {
         var seq = entry.seq
-        let detail = Detail.event(entry.kind, entry.value)
+        let detail = Detail.event(entry.value, entry.kind)
         switch entry.shape {
         case .forwarded:
             if entry.steps {
@@ -604,7 +634,7 @@ public final class TraceRecorder: RxTracer {
     /// The step and event records `entry` stands for, appended to arrays (`snapshot`).
     private static func expand(_ entry: Pending, steps: inout [StepRecord], events: inout [EventRecord]) {
         var seq = entry.seq
-        let detail = Detail.event(entry.kind, entry.value)
+        let detail = Detail.event(entry.value, entry.kind)
         if entry.steps {
             steps.append(StepRecord(seq: seq, from: entry.shape == .forwarded ? entry.from : 0, to: entry.to, call: entry.shape == .forwarded ? .forwardOn : entry.call, detail: detail, thread: entry.thread))
             seq &+= 1
@@ -645,7 +675,7 @@ public final class TraceRecorder: RxTracer {
 
     /// A ring's records and the buffers' not yet in it, in `seq` order (threads flush their
     /// buffers at different times), the newest `capacity` kept; and how many were let go.
-    private static func merge<Record: Sequenced>(_ ring: Ring<Record>, _ pending: [Record]) -> ([Record], Int) {
+    private static func merge<Record: Sequenced>(_ ring: PlainRing<Record>, _ pending: [Record]) -> ([Record], Int) {
         var records = ring.elements
         if !pending.isEmpty { records.append(contentsOf: pending) }
         var sorted = true
@@ -740,6 +770,54 @@ public final class TraceRecorder: RxTracer {
         state.lastSample = seq
         let counts = ResourceCounter.all().map(\.live)
         state.resources.append(ResourceRecord(seq: seq, counts: counts))
+    }
+}
+
+/// `Ring` for plain data (no references): the elements live in memory allocated once (address
+/// space only: pages become resident as the ring fills) and are written and overwritten like
+/// integers, with no uniqueness or bounds checks. A class: copies of it share the storage, so
+/// read it only where it is written (under the recorder's lock).
+final class PlainRing<Element>: @unchecked Sendable {
+    let capacity: Int
+    private let storage: UnsafeMutablePointer<Element>
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private var head = 0
+    @exclusivity(unchecked) private(set) var dropped = 0
+
+    init(capacity: Int) {
+        precondition(_isPOD(Element.self), "PlainRing holds plain data only")
+        self.capacity = capacity
+        storage = .allocate(capacity: max(capacity, 1))
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Appends `element`; when asked, returns the element let go to make room (`element` itself
+    /// when the capacity is 0), if any.
+    @inline(__always)
+    func append(_ element: Element, reportingGone: Bool) -> Element? {
+        if count < capacity {
+            (storage + count).initialize(to: element)
+            count += 1
+            return nil
+        }
+        dropped += 1
+        if capacity == 0 { return reportingGone ? element : nil }
+        let slot = storage + head
+        let gone: Element? = reportingGone ? slot.pointee : nil
+        slot.pointee = element
+        head += 1
+        if head == capacity { head = 0 }
+        return gone
+    }
+
+    /// Oldest first.
+    var elements: [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        result.append(contentsOf: UnsafeBufferPointer(start: storage + head, count: count - head))
+        result.append(contentsOf: UnsafeBufferPointer(start: storage, count: head))
+        return result
     }
 }
 
