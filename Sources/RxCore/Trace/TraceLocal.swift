@@ -32,8 +32,10 @@ final class TraceLocal {
     @exclusivity(unchecked) var timeOwner: UInt64 = 0
 
     // MARK: Record buffer
-    /// This thread's buffer in the recorder whose `idBase` is `bufferKey`.
-    @exclusivity(unchecked) var buffer: TraceRecorder.Buffer?
+    /// This thread's buffer in the recorder whose `idBase` is `bufferKey`. Unretained (no
+    /// retain and release per record): the recorder holds it until the recorder goes, and it is
+    /// used only while `bufferKey` names the recorder using it.
+    @exclusivity(unchecked) var unmanagedBuffer: Unmanaged<TraceRecorder.Buffer>?
     @exclusivity(unchecked) var bufferKey: UInt64 = .max
 
     private static let key = ThreadLocal<TraceLocal> { TraceLocal() }
@@ -51,8 +53,8 @@ final class TraceLocal {
         // still the one this thread holds (else the recorder keeps the buffer and reads it at
         // snapshot). No weak reference to the recorder: one would make every retain and release
         // of it take the slow path.
-        if let buffer, let recorder = tracer as? TraceRecorder, recorder.idBase == bufferKey {
-            recorder.retire(buffer)
+        if let buffer = unmanagedBuffer, let recorder = tracer as? TraceRecorder, recorder.idBase == bufferKey {
+            recorder.retire(buffer.takeUnretainedValue())
         }
     }
 }

@@ -404,7 +404,7 @@ public final class TraceRecorder: RxTracer {
         )
         if captured.text == nil, !terminates {
             entry.seq = tick(count)
-            buffer(traceLocal).append(entry, self)
+            buffer(traceLocal)._withUnsafeGuaranteedRef { $0.append(entry, self) }
             return
         }
         let buffer = ownBuffer(traceLocal)
@@ -562,24 +562,24 @@ public final class TraceRecorder: RxTracer {
 
     /// This thread's buffer in this recorder (made and registered at its first record).
     @inline(__always)
-    private func buffer(_ traceLocal: TraceLocal) -> Buffer {
-        if traceLocal.bufferKey == idBase, let buffer = traceLocal.buffer { return buffer }
+    private func buffer(_ traceLocal: TraceLocal) -> Unmanaged<Buffer> {
+        if traceLocal.bufferKey == idBase, let buffer = traceLocal.unmanagedBuffer { return buffer }
         return makeBuffer(traceLocal)
     }
 
     @inline(never)
-    private func makeBuffer(_ traceLocal: TraceLocal) -> Buffer {
+    private func makeBuffer(_ traceLocal: TraceLocal) -> Unmanaged<Buffer> {
         let buffer = Buffer()
         state.withLock { $0.buffers.append(buffer) }
-        traceLocal.buffer = buffer
+        traceLocal.unmanagedBuffer = Unmanaged.passUnretained(buffer)
         traceLocal.bufferKey = idBase
-        return buffer
+        return Unmanaged.passUnretained(buffer)
     }
 
     /// This thread's buffer in this recorder when it holds entries.
     @inline(__always)
     private func ownBuffer(_ traceLocal: TraceLocal) -> Buffer? {
-        guard traceLocal.bufferKey == idBase, let buffer = traceLocal.buffer,
+        guard traceLocal.bufferKey == idBase, let buffer = traceLocal.unmanagedBuffer?.takeUnretainedValue(),
               buffer.count.load(ordering: .relaxed) > 0 else { return nil }
         return buffer
     }
