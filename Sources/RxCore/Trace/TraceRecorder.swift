@@ -7,8 +7,12 @@ import Synchronization
 ///
 /// It lives in RxCore so that `RXTRACE=trace.json swift run MyApp` records any program linking
 /// the core with no code change (see `TraceAutostart`); RxTrace's `Trace.record { … }` installs
-/// one for a scope. Thread-safe: every report takes one lock, and one clock (`seq`) orders node
-/// births, disposals, deinits, steps and events.
+/// one for a scope. Thread-safe, and one clock (`seq`, an atomic counter) orders node births,
+/// disposals, deinits, steps and events. The steps and events of elements go into a buffer of
+/// the recording thread (`Buffer.capacity` entries, no lock), moved into the rings under the
+/// lock when it is full, before that thread records anything into the rings directly (stop
+/// events, long texts, subscribe-flow steps), and when the thread exits; `snapshot()` reads
+/// the buffers too and merges by `seq`. Everything else takes the lock.
 ///
 /// Elements of plain types (no references, at most three words) are kept as copies of their
 /// bytes and described by `snapshot()`; others are described when recorded (docs/trace-format.md).
