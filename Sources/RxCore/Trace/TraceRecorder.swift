@@ -211,7 +211,7 @@ public final class TraceRecorder: RxTracer {
     /// (by its thread when full, before that thread records into the rings itself, and when the
     /// thread exits) and to read it (`snapshot`).
     final class Buffer: @unchecked Sendable {
-        /// Entries per buffer (about 100 bytes each).
+        /// Entries per buffer (about 80 bytes each).
         static let capacity = 256
         let entries = UnsafeMutablePointer<Pending>.allocate(capacity: Buffer.capacity)
         let count = Atomic<Int>(0)
