@@ -47,9 +47,14 @@ release: deps
 clean:
 	rm -rf .build
 
-## Benchmarks (release, their own package under Benchmarks/).
+## Benchmarks (release, their own package under Benchmarks/): the core against OpenCombine and
+## a plain loop, what tracing costs (against a build with the hooks compiled out), rendering.
 bench: deps
-	cd Benchmarks && $(SWIFT) run -c release CoreBench
+	cd Benchmarks && $(SWIFT) build -c release
+	cd Benchmarks && RXANATOMY_NO_TRACE=1 $(SWIFT) build -c release --product TraceBench --scratch-path .build-notrace
+	cd Benchmarks && .build/release/CoreBench
+	cd Benchmarks && .build/release/TraceBench --baseline .build-notrace/release/TraceBench
+	cd Benchmarks && .build/release/RenderBench
 
 # --- chapters (make chapter N=02, make chapters, make diagrams) ---
 # Each chapter is Chapters/NN-Topic/ built as executable chapterNN; the header line of each

@@ -83,8 +83,10 @@ let package = Package(
         .testTarget(name: "RxCoreTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
         .testTarget(name: "RxTestingTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
         .testTarget(name: "RxTraceTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),
-        .testTarget(name: "RxGraphvizTests", dependencies: ["RxCore", "RxTrace", "RxGraphviz"], exclude: ["Golden"], swiftSettings: swift5),
-        .testTarget(name: "rxtraceTests", dependencies: ["RxCore", "RxTrace"], swiftSettings: swift5),
+        // Hand-built traces shared by the rendering and CLI tests.
+        .target(name: "TraceFixtures", dependencies: ["RxTrace"], path: "Tests/TraceFixtures", swiftSettings: swift5),
+        .testTarget(name: "RxGraphvizTests", dependencies: ["RxCore", "RxTrace", "RxGraphviz", "TraceFixtures"], exclude: ["Golden"], swiftSettings: swift5),
+        .testTarget(name: "rxtraceTests", dependencies: ["RxCore", "RxTrace", "TraceFixtures"], swiftSettings: swift5),
         .testTarget(name: "ChapterTests", dependencies: ["Workbook"], exclude: ["Golden"], swiftSettings: swift5),
     ] + chapters.map { chapter($0.0, $0.1) }
 )

@@ -1,3 +1,4 @@
+import TraceFixtures
 import Foundation
 import Testing
 @testable import RxGraphviz

@@ -155,7 +155,7 @@ if let recorder = last {
     print(String(format: "snapshot of the full rings: %.0f ms", snapshotMS))
 }
 if let memoryBefore, let memoryWithRing {
-    print(String(format: "resident memory: %.0f MB before recording, %.0f MB with one full recorder (rings of %d)", memoryBefore, memoryWithRing, TraceRecorder.Options.defaultRingCapacity))
+    print(String(format: "resident memory: %.0f MB before recording, %.0f MB with one full recorder (rings of %d; records of %d and %d bytes)", memoryBefore, memoryWithRing, TraceRecorder.Options.defaultRingCapacity, TraceRecorder.recordSizes.step, TraceRecorder.recordSizes.event))
 }
 
 var eventsNS = Double.infinity, graphNS = Double.infinity

@@ -96,36 +96,51 @@ enum RunContext {
         var producer: UInt64
         var callSite: CallSite?
         var via: UInt64
+        /// A delivery frame (counted in `TraceLocal.deliveries`).
+        var delivery = false
     }
 
-    private final class Stack {
-        // Only ever touched by its own thread. Frames above `depth` are stale and overwritten
-        // by the next push (cheaper than appending and removing at every forwarded event).
-        @exclusivity(unchecked) var frames: [Frame] = []
-        @exclusivity(unchecked) var depth = 0
+    // The frames live in this thread's `TraceLocal`, with the rest of its trace state.
+
+    /// A producer's `run` starts.
+    static func push(producer: UInt64, callSite: CallSite?) {
+        push(TraceLocal.current, Frame(producer: producer, callSite: callSite, via: 0))
     }
 
-    private static let stack = ThreadLocal<Stack> { Stack() }
+    /// A traced delivery starts (a sink's `forwardOn`, a subject delivering to `via`).
+    static func push(producer: UInt64, callSite: CallSite?, via: UInt64) {
+        pushDelivery(TraceLocal.current, via: via)
+    }
 
-    static func push(producer: UInt64, callSite: CallSite?, via: UInt64 = 0) {
-        let stack = stack.value
-        let frame = Frame(producer: producer, callSite: callSite, via: via)
-        if stack.depth < stack.frames.count {
-            stack.frames[stack.depth] = frame
+    /// `push(producer: 0, callSite: nil, via:)` given this thread's state.
+    @inline(__always)
+    static func pushDelivery(_ local: TraceLocal, via: UInt64) {
+        local.deliveries += 1
+        push(local, Frame(producer: 0, callSite: nil, via: via, delivery: true))
+    }
+
+    @inline(__always)
+    static func push(_ local: TraceLocal, _ frame: Frame) {
+        if local.frameDepth < local.frames.count {
+            local.frames[local.frameDepth] = frame
         } else {
-            stack.frames.append(frame)
+            local.frames.append(frame)
         }
-        stack.depth += 1
+        local.frameDepth += 1
     }
 
-    static func pop() {
-        let stack = stack.value
-        if stack.depth > 0 { stack.depth -= 1 }
+    static func pop() { pop(TraceLocal.current) }
+
+    @inline(__always)
+    static func pop(_ local: TraceLocal) {
+        guard local.frameDepth > 0 else { return }
+        local.frameDepth -= 1
+        if local.frames[local.frameDepth].delivery { local.deliveries -= 1 }
     }
 
     static var current: Frame? {
-        guard let stack = stack.existing, stack.depth > 0 else { return nil }
-        return stack.frames[stack.depth - 1]
+        guard let local = TraceLocal.existing, local.frameDepth > 0 else { return nil }
+        return local.frames[local.frameDepth - 1]
     }
 
     /// The call site of the subscription being made or served on this thread, if any.

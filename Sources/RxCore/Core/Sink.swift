@@ -94,15 +94,17 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     /// would be looked up at every element).
     @inline(never)
     private func tracedForwardNext(_ element: Observer.Element) {
-        guard let tracer = Tracing.active else {
+        // This thread's trace state, looked up once for the tracer and the run context.
+        let local = TraceLocal.current
+        guard Tracing.isOn, let tracer = Tracing.cachedTracer(local) else {
             observer.onNext(element)
             return
         }
         tracer.forwardedNext(from: traceID, to: observerTraceID, element: element, recordEvent: !observerRecordsEvents)
         let entered = enterForwarding(tracer) { Event<Observer.Element>.next(element).debugDescription }
-        RunContext.push(producer: 0, callSite: nil, via: observerTraceID != 0 ? observerTraceID : traceID)
+        RunContext.pushDelivery(local, via: observerTraceID != 0 ? observerTraceID : traceID)
         observer.onNext(element)
-        RunContext.pop()
+        RunContext.pop(local)
         if entered { forwarding.store(0, ordering: .releasing) }
     }
 
@@ -127,15 +129,17 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     /// concurrent or re-entrant calls into the observer.
     @inline(never)
     private func tracedForwardOn(_ event: Event<Observer.Element>) {
-        guard let tracer = Tracing.active else {
+        // This thread's trace state, looked up once for the tracer and the run context.
+        let local = TraceLocal.current
+        guard Tracing.isOn, let tracer = Tracing.cachedTracer(local) else {
             observer.on(event)
             return
         }
         tracer.forwarded(from: traceID, to: observerTraceID, event: event, recordEvent: !observerRecordsEvents)
         let entered = enterForwarding(tracer) { event.debugDescription }
-        RunContext.push(producer: 0, callSite: nil, via: observerTraceID != 0 ? observerTraceID : traceID)
+        RunContext.pushDelivery(local, via: observerTraceID != 0 ? observerTraceID : traceID)
         observer.on(event)
-        RunContext.pop()
+        RunContext.pop(local)
         if entered { forwarding.store(0, ordering: .releasing) }
     }
 

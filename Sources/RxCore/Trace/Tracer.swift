@@ -209,32 +209,29 @@ public enum Tracing {
             enabled.store(newValue != nil, ordering: .releasing)
             // This thread's cache lets go of the old tracer now; other threads' caches do at
             // their next traced call (or when they exit).
-            if let cache = cache.existing { cache.tracer = nil; cache.installs = .max }
+            if let local = TraceLocal.existing { local.tracer = nil; local.installs = .max }
         }
     }
 
     /// Bumped at every install, so each thread's cached tracer can be checked with one load.
     private static let installs = Atomic<UInt64>(0)
 
-    private final class Cache {
-        // Only ever touched by its own thread.
-        @exclusivity(unchecked) var installs: UInt64 = .max
-        @exclusivity(unchecked) var tracer: (any RxTracer)?
-    }
-
-    private static let cache = ThreadLocal<Cache> { Cache() }
-
-    /// The installed tracer through a per-thread cache: an atomic load and a thread-local
-    /// read instead of a lock, on the paths that run for every traced event.
+    /// The installed tracer through a per-thread cache (`TraceLocal`): an atomic load and a
+    /// thread-local read instead of a lock, on the paths that run for every traced event.
     @inline(__always)
     static var cachedTracer: (any RxTracer)? {
-        let cache = cache.value
+        cachedTracer(TraceLocal.current)
+    }
+
+    /// `cachedTracer`, given this thread's state.
+    @inline(__always)
+    static func cachedTracer(_ local: TraceLocal) -> (any RxTracer)? {
         let current = installs.load(ordering: .acquiring)
-        if cache.installs != current {
-            cache.tracer = tracer
-            cache.installs = current
+        if local.installs != current {
+            local.tracer = tracer
+            local.installs = current
         }
-        return cache.tracer
+        return local.tracer
     }
 
     /// False in a build with the hooks compiled out (`RXANATOMY_NO_TRACE=1`, for benchmarks).
@@ -286,15 +283,10 @@ public enum Tracing {
 
 /// The thread an event happened on, as a small number (names are kept in `TraceThreads.name(of:)`).
 public enum TraceThreads {
-    private final class Tag {
-        let index: UInt32
-        init(index: UInt32) { self.index = index }
-    }
-
     private static let names = Mutex<[String]>([])
-    private static let local = ThreadLocal<Tag> { TraceThreads.register() }
 
-    private static func register() -> Tag {
+    @inline(never)
+    private static func register(_ local: TraceLocal) -> UInt32 {
         let name: String
         if Thread.isMainThread {
             name = "main"
@@ -303,16 +295,25 @@ public enum TraceThreads {
         } else {
             name = ""
         }
-        return names.withLock { names in
+        let index = names.withLock { names in
             let index = UInt32(names.count)
             names.append(name == "main" ? name : name.isEmpty ? "thread-\(index)" : "thread-\(index) (\(name))")
-            return Tag(index: index)
+            return index
         }
+        local.threadIndex = index
+        return index
     }
 
     /// This thread's number (registered on first use).
     @inline(__always)
-    public static var current: UInt32 { local.value.index }
+    public static var current: UInt32 { current(TraceLocal.current) }
+
+    /// This thread's number, given this thread's state.
+    @inline(__always)
+    static func current(_ local: TraceLocal) -> UInt32 {
+        let index = local.threadIndex
+        return index != .max ? index : register(local)
+    }
 
     /// The name of thread number `index`: `main`, or `thread-N` followed by the thread's own
     /// name in parentheses when it has one (names alone are not unique).
@@ -334,35 +335,27 @@ public enum TraceThreads {
 /// The virtual clock a `VirtualTimeScheduler` publishes while it runs work on this thread, so
 /// trace events carry virtual time under a `TestScheduler`. Touched only when tracing is on.
 public enum TraceClock {
-    final class Box {
-        // Only ever touched by its own thread.
-        @exclusivity(unchecked) var depth = 0
-        @exclusivity(unchecked) var now: Double = 0
-    }
-
-    private static let local = ThreadLocal<Box> { Box() }
-
     /// The virtual time published on this thread, if a virtual time scheduler is running here.
     public static var virtualNow: Double? {
-        guard let box = local.existing, box.depth > 0 else { return nil }
-        return box.now
+        guard let local = TraceLocal.existing, local.virtualDepth > 0 else { return nil }
+        return local.virtualNow
     }
 
     /// A virtual time scheduler starts running on this thread; returns the time to restore.
     static func enter(_ time: Double) -> Double {
-        let box = local.value
-        let previous = box.now
-        box.depth += 1
-        box.now = time
+        let local = TraceLocal.current
+        let previous = local.virtualNow
+        local.virtualDepth += 1
+        local.virtualNow = time
         return previous
     }
 
-    static func set(_ time: Double) { local.value.now = time }
+    static func set(_ time: Double) { TraceLocal.current.virtualNow = time }
 
     static func leave(restoring previous: Double) {
-        let box = local.value
-        box.depth -= 1
-        box.now = previous
+        let local = TraceLocal.current
+        local.virtualDepth -= 1
+        local.virtualNow = previous
     }
 
     /// A virtual time as seconds-like number: integers as themselves, `Date`s as seconds.

@@ -1,11 +1,14 @@
 import RxTrace
 
+// Shared by RxGraphvizTests and rxtraceTests (a test-support target: test targets cannot
+// import one another).
+
 /// Hand-built traces in the shape the recorder writes.
-enum Fixtures {
+public enum Fixtures {
     /// The documents' first example (DESIGN.md, "Reference"): `create` + `subscribe(onNext:)`,
     /// nodes 1–6, step1…step9. With `disposed: false` the `d.dispose()` line is gone and
     /// nodes 2–6 stay alive.
-    static func reference(disposed: Bool = true) -> TraceDocument {
+    public static func reference(disposed: Bool = true) -> TraceDocument {
         var nodes = [
             TraceNode(id: 1, kind: .producer, type: "AnonymousObservable", callSite: "main.swift:1", fileID: "Demo/main.swift", created: 1),
             TraceNode(id: 2, kind: .observer, type: "AnonymousObserver", callSite: "main.swift:5", fileID: "Demo/main.swift", created: 2),
@@ -57,7 +60,7 @@ enum Fixtures {
 
     /// `PublishSubject<Int>` → `map { $0 * 10 }` → `subscribe`, on virtual time:
     /// next(210, 1), next(220, 2), completed(300); with resource samples.
-    static func mapSubject() -> TraceDocument {
+    public static func mapSubject() -> TraceDocument {
         let nodes = [
             TraceNode(id: 1, kind: .subject, type: "PublishSubject", callSite: "main.swift:3", created: 1),
             TraceNode(id: 2, kind: .producer, type: "Map", callSite: "main.swift:4", created: 2),
@@ -115,7 +118,7 @@ enum Fixtures {
     /// `Observable.from(0..<count).flatMap { Observable.just($0) }.subscribe(onNext:)`:
     /// `count` inner subscriptions, each a `Just` producer, a `JustSink`, a `SinkDisposer` and
     /// a `FlatMapInnerObserver` forwarding to the `FlatMapSink`; all completed and disposed.
-    static func flatMapJust(count: Int) -> TraceDocument {
+    public static func flatMapJust(count: Int) -> TraceDocument {
         var nodes: [TraceNode] = []
         var edges: [TraceEdge] = []
         var steps: [TraceStep] = []
@@ -175,7 +178,7 @@ enum Fixtures {
 
     /// `count` independent `just(i).map { … }` chains left subscribed (never disposed): a large
     /// expanded graph of about `5 × count` nodes.
-    static func manyChains(count: Int) -> TraceDocument {
+    public static func manyChains(count: Int) -> TraceDocument {
         var nodes: [TraceNode] = []
         var edges: [TraceEdge] = []
         var id: UInt64 = 0

@@ -1,0 +1,60 @@
+/// Everything tracing keeps per thread, in one object, so a traced call finds all of it with one
+/// thread-local lookup: the cached tracer, the thread's number, the virtual clock a
+/// `VirtualTimeScheduler` publishes, the run context (`RunContext`), the clock reading the
+/// events of one delivery share, and this thread's record buffer in the installed recorder.
+///
+/// Only ever touched by its own thread (hence the unchecked exclusivity), except that a
+/// recorder reads the buffer under its lock. Released when the thread exits,
+/// handing what its buffer holds to its recorder first.
+final class TraceLocal {
+    // MARK: Tracer cache (`Tracing.cachedTracer`)
+    @exclusivity(unchecked) var installs: UInt64 = .max
+    @exclusivity(unchecked) var tracer: (any RxTracer)?
+
+    // MARK: Thread number (`TraceThreads.current`)
+    @exclusivity(unchecked) var threadIndex: UInt32 = .max
+
+    // MARK: Virtual clock (`TraceClock`)
+    @exclusivity(unchecked) var virtualDepth = 0
+    @exclusivity(unchecked) var virtualNow: Double = 0
+
+    // MARK: Run context (`RunContext`)
+    /// Frames above `frameDepth` are stale and overwritten by the next push.
+    @exclusivity(unchecked) var frames: [RunContext.Frame] = []
+    @exclusivity(unchecked) var frameDepth = 0
+    /// Traced deliveries (`forwardOn` of a traced sink, a subject delivering) under way.
+    @exclusivity(unchecked) var deliveries = 0
+
+    // MARK: Shared clock reading (see `TraceRecorder`)
+    /// The last monotonic clock reading, nanoseconds.
+    @exclusivity(unchecked) var time: UInt64 = 0
+    /// The node whose received event read `time` (0: none): its forward reuses the reading.
+    @exclusivity(unchecked) var timeOwner: UInt64 = 0
+
+    // MARK: Record buffer
+    /// This thread's buffer in the recorder whose `idBase` is `bufferKey`. Unretained (no
+    /// retain and release per record): the recorder holds it until the recorder goes, and it is
+    /// used only while `bufferKey` names the recorder using it.
+    @exclusivity(unchecked) var unmanagedBuffer: Unmanaged<TraceRecorder.Buffer>?
+    @exclusivity(unchecked) var bufferKey: UInt64 = .max
+
+    private static let key = ThreadLocal<TraceLocal> { TraceLocal() }
+
+    /// This thread's state.
+    @inline(__always)
+    static var current: TraceLocal { key.value }
+
+    /// This thread's state if it was made already.
+    @inline(__always)
+    static var existing: TraceLocal? { key.existing }
+
+    deinit {
+        // The thread exits: its pending records go to the rings of their recorder, when that is
+        // still the one this thread holds (else the recorder keeps the buffer and reads it at
+        // snapshot). No weak reference to the recorder: one would make every retain and release
+        // of it take the slow path.
+        if let buffer = unmanagedBuffer, let recorder = tracer as? TraceRecorder, recorder.idBase == bufferKey {
+            recorder.retire(buffer.takeUnretainedValue())
+        }
+    }
+}
