@@ -13,6 +13,11 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     @exclusivity(unchecked) private var stoppedEvent: Event<Element>?
     @exclusivity(unchecked) private var stopped = false
     @exclusivity(unchecked) private var disposed = false
+    /// Bumped (release) when an observer is added and read (acquire) before delivering, both
+    /// inside `lock`. The Mutex already orders them; this makes the order visible to
+    /// ThreadSanitizer, which cannot see `Synchronization.Mutex` on Linux and would otherwise
+    /// report an observer's initialisation as racing with its first delivery.
+    private let published = Atomic<Int>(0)
 
     public init(file: StaticString = #fileID, line: UInt = #line) {
         super.init(kind: .subject, counter: ResourceCounter.rxPublishSubject, callSite: CallSite(file, line))
@@ -35,7 +40,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     public func onNext(_ element: Element) {
         if traceID != 0 { traceReceivedNext(element) }
         let handlers: [ObserverList.Handler] = lock.withLock { _ in
-            !disposed && !stopped ? observers.handlers : []
+            _ = published.load(ordering: .acquiring)
+            return !disposed && !stopped ? observers.handlers : []
         }
         ObserverList.dispatch(element, to: handlers)
     }
@@ -45,6 +51,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         traceReceived(event)
         var handlers: [ObserverList.Handler] = []
         lock.withLock { _ in
+            _ = published.load(ordering: .acquiring)
             if disposed || stopped { return }
             handlers = observers.handlers
             if event.isStopEvent {
@@ -61,6 +68,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         // The common case touches no generic value (no `Event`), so it costs no metadata lookup.
         let key: Int? = lock.withLock { _ in
             if stopped || disposed { return nil }
+            defer { published.wrappingAdd(1, ordering: .releasing) }
             return observers.insert(observer, traced: tracedHandler(observer))
         }
         if let key { return SubscriptionDisposable(owner: self, key: key) }
