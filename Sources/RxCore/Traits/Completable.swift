@@ -69,16 +69,6 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         PrimitiveSequence(raw: Observable.empty(file: file, line: line))
     }
 
-    /// A `Completable` that fails with `error`.
-    public static func error(_ error: Swift.Error, file: StaticString = #fileID, line: UInt = #line) -> Completable {
-        PrimitiveSequence(raw: Observable.error(error, file: file, line: line))
-    }
-
-    /// A `Completable` that never says anything.
-    public static func never(file: StaticString = #fileID, line: UInt = #line) -> Completable {
-        PrimitiveSequence(raw: Observable.never(file: file, line: line))
-    }
-
     /// Calls the closures as events pass (see `ObservableType.do`).
     public func `do`(
         onError: ((Swift.Error) throws -> Void)? = nil,

@@ -75,16 +75,6 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         PrimitiveSequence(raw: Observable.empty(file: file, line: line))
     }
 
-    /// A `Maybe` that fails with `error`.
-    public static func error(_ error: Swift.Error, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
-        PrimitiveSequence(raw: Observable.error(error, file: file, line: line))
-    }
-
-    /// A `Maybe` that never says anything.
-    public static func never(file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
-        PrimitiveSequence(raw: Observable.never(file: file, line: line))
-    }
-
     /// Transforms the element.
     public func map<Result>(_ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Result> {
         PrimitiveSequence(raw: primitiveSequence.source.map(transform, file: file, line: line))

@@ -36,6 +36,16 @@ extension PrimitiveSequence: ObservableConvertibleType {
 }
 
 extension PrimitiveSequence {
+    /// A `Single`, `Maybe` or `Completable` that fails with `error`.
+    public static func error(_ error: Swift.Error, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable.error(error, file: file, line: line))
+    }
+
+    /// A `Single`, `Maybe` or `Completable` that never says anything.
+    public static func never(file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable.never(file: file, line: line))
+    }
+
     /// A primitive sequence made fresh for each subscriber by `observableFactory`.
     public static func deferred(_ observableFactory: @escaping () throws -> PrimitiveSequence<Trait, Element>, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: Observable.deferred({ try observableFactory().asObservable() }, file: file, line: line))

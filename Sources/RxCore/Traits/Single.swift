@@ -81,16 +81,6 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         PrimitiveSequence(raw: Observable.just(element, scheduler: scheduler, file: file, line: line))
     }
 
-    /// A `Single` that fails with `error`.
-    public static func error(_ error: Swift.Error, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
-        PrimitiveSequence(raw: Observable.error(error, file: file, line: line))
-    }
-
-    /// A `Single` that never says anything.
-    public static func never(file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
-        PrimitiveSequence(raw: Observable.never(file: file, line: line))
-    }
-
     /// Transforms the element.
     public func map<Result>(_ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line) -> Single<Result> {
         PrimitiveSequence(raw: primitiveSequence.source.map(transform, file: file, line: line))
