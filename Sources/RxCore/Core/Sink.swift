@@ -94,35 +94,51 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     /// would be looked up at every element).
     @inline(never)
     private func tracedForwardNext(_ element: Observer.Element) {
-        // This thread's trace state, looked up once for the tracer and the run context.
-        let local = TraceLocal.current
-        guard Tracing.isOn, let tracer = Tracing.cachedTracer(local) else {
+        // This thread's trace state, looked up once for the tracer and the run context, and
+        // not retained (it lives as long as the thread).
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+            guard Tracing.isOn, Tracing.refresh(local) else {
+                observer.onNext(element)
+                return
+            }
+            TraceHook.forwardedNext(local, from: traceID, to: observerTraceID, element: element, recordEvent: !observerRecordsEvents)
+            let entered = enterForwarding(local) { Event<Observer.Element>.next(element).debugDescription }
+            RunContext.pushDelivery(local, via: observerTraceID != 0 ? observerTraceID : traceID)
             observer.onNext(element)
-            return
+            RunContext.pop(local)
+            if entered { forwarding.store(0, ordering: .relaxed) }
         }
-        tracer.forwardedNext(from: traceID, to: observerTraceID, element: element, recordEvent: !observerRecordsEvents)
-        let entered = enterForwarding(tracer) { Event<Observer.Element>.next(element).debugDescription }
-        RunContext.pushDelivery(local, via: observerTraceID != 0 ? observerTraceID : traceID)
-        observer.onNext(element)
-        RunContext.pop(local)
-        if entered { forwarding.store(0, ordering: .releasing) }
     }
 
     /// Marks this thread as inside `forwardOn`; records `reentrantOn` or `concurrentOn` when
     /// another delivery is under way. True when this call entered (and must leave).
+    ///
+    /// A load and a store rather than a compare-and-exchange (which cost as much as the rest of
+    /// a hop's bookkeeping): a delivery that starts while another is under way is always seen;
+    /// two that start within the same few instructions on two threads may not be. Deliveries
+    /// ordered by a lock or a serial queue never look concurrent (the lock orders the stores).
     @inline(__always)
-    private func enterForwarding(_ tracer: any RxTracer, _ describe: () -> String) -> Bool {
-        let me = TraceThreads.currentKey
-        let (entered, inside) = forwarding.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing)
-        if !entered {
-            let node = observerTraceID != 0 ? observerTraceID : traceID
-            if inside == me {
-                tracer.anomaly(node: node, .reentrantOn, detail: "\(describe()) sent while delivering an earlier event (from sink \(Tracing.displayID(traceID)))")
-            } else {
-                tracer.anomaly(node: node, .concurrentOn, detail: "\(describe()) sent from another thread while one was delivering (from sink \(Tracing.displayID(traceID)))")
-            }
+    private func enterForwarding(_ local: TraceLocal, _ describe: () -> String) -> Bool {
+        // This thread's `TraceLocal` lives as long as the thread: its address names the thread.
+        let me = UInt(bitPattern: Unmanaged.passUnretained(local).toOpaque())
+        let inside = forwarding.load(ordering: .relaxed)
+        if inside == 0 {
+            forwarding.store(me, ordering: .relaxed)
+            return true
         }
-        return entered
+        overlapped(reentrant: inside == me, describe())
+        return false
+    }
+
+    @inline(never)
+    private func overlapped(reentrant: Bool, _ event: String) {
+        guard let tracer = Tracing.active else { return }
+        let node = observerTraceID != 0 ? observerTraceID : traceID
+        if reentrant {
+            tracer.anomaly(node: node, .reentrantOn, detail: "\(event) sent while delivering an earlier event (from sink \(Tracing.displayID(traceID)))")
+        } else {
+            tracer.anomaly(node: node, .concurrentOn, detail: "\(event) sent from another thread while one was delivering (from sink \(Tracing.displayID(traceID)))")
+        }
     }
 
     /// `forwardOn` of a sink born while tracing: records the step and the event, and notes
@@ -136,11 +152,11 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
             return
         }
         tracer.forwarded(from: traceID, to: observerTraceID, event: event, recordEvent: !observerRecordsEvents)
-        let entered = enterForwarding(tracer) { event.debugDescription }
+        let entered = enterForwarding(local) { event.debugDescription }
         RunContext.pushDelivery(local, via: observerTraceID != 0 ? observerTraceID : traceID)
         observer.on(event)
         RunContext.pop(local)
-        if entered { forwarding.store(0, ordering: .releasing) }
+        if entered { forwarding.store(0, ordering: .relaxed) }
     }
 
     /// Whether `dispose()` was called.

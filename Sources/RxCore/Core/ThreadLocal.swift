@@ -37,6 +37,14 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
         return fresh
     }
 
+    /// This thread's value, unretained (it lives as long as the thread): for hot paths, where
+    /// `_withUnsafeGuaranteedRef` uses it with no retain and release.
+    @inline(__always)
+    var unmanagedValue: Unmanaged<Value> {
+        if let pointer = pthread_getspecific(key) { return Unmanaged<Value>.fromOpaque(pointer) }
+        return Unmanaged.passUnretained(value)
+    }
+
     /// This thread's value if it was made already.
     @inline(__always)
     var existing: Value? {

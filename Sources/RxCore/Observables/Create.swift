@@ -71,8 +71,10 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
 
     @inline(never)
     private func traceOnNext(_ element: Element) {
-        guard let tracer = Tracing.active else { return }
-        tracer.receivedNext(.on, node: traceID, element: element, recordEvent: true)
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+            guard Tracing.isOn, Tracing.refresh(local) else { return }
+            TraceHook.receivedNext(local, .on, node: traceID, element: element, recordEvent: true)
+        }
     }
 
     @inline(never)

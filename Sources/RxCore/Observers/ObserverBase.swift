@@ -45,11 +45,11 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
     public final func onNext(_ element: Element) {
         if !isStopped.load(ordering: .relaxed) {
             #if !RX_NO_TRACE
-            if traceID != 0 { traceNext(element, late: false) }
+            if traceID != 0 { traceNext(element) }
             #endif
             onNextCore(element)
         } else if traceID != 0 {
-            traceNext(element, late: true)
+            traceLateNext(element)
         }
     }
 
@@ -72,12 +72,17 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
     private func traceLate(completed: Void) { traceLate(.completed) }
 
     @inline(never)
-    private func traceNext(_ element: Element, late: Bool) {
-        if late { return traceLate(.next(element)) }
-        // No `Event` built: its generic metadata would be looked up at every element.
-        guard let tracer = Tracing.active else { return }
-        tracer.observedNext(node: traceID, element: element)
+    private func traceNext(_ element: Element) {
+        // No `Event` here (not even on a branch not taken): its generic metadata would be
+        // looked up at every element.
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+            guard Tracing.isOn, Tracing.refresh(local) else { return }
+            TraceHook.observedNext(local, node: traceID, element: element)
+        }
     }
+
+    @inline(never)
+    private func traceLateNext(_ element: Element) { traceLate(.next(element)) }
 
     /// Handles an element that passed the stopped check; defaults to `onCore(.next(element))`.
     @inline(never)

@@ -10,6 +10,10 @@ final class TraceLocal {
     // MARK: Tracer cache (`Tracing.cachedTracer`)
     @exclusivity(unchecked) var installs: UInt64 = .max
     @exclusivity(unchecked) var tracer: (any RxTracer)?
+    /// `tracer` when it is a `TraceRecorder`: the per-element hooks call it directly, with no
+    /// existential dispatch and no retain and release (`TraceHook`). Unretained: `tracer` holds
+    /// it, and the hooks use it only before they deliver (a delivery may refresh the cache).
+    @exclusivity(unchecked) var recorder: Unmanaged<TraceRecorder>?
 
     // MARK: Thread number (`TraceThreads.current`)
     @exclusivity(unchecked) var threadIndex: UInt32 = .max
@@ -43,6 +47,12 @@ final class TraceLocal {
     /// This thread's state.
     @inline(__always)
     static var current: TraceLocal { key.value }
+
+    /// This thread's state, unretained: `TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef
+    /// { local in … }` uses it with no retain and release (each an atomic instruction), which
+    /// the per-element hooks cannot afford.
+    @inline(__always)
+    static var unmanagedCurrent: Unmanaged<TraceLocal> { key.unmanagedValue }
 
     /// This thread's state if it was made already.
     @inline(__always)

@@ -2,17 +2,22 @@ import Foundation
 import Synchronization
 
 /// Records what the core reports through the tracer hook: the subscription graph (nodes and
-/// edges, all kept), the steps of the subscribe flow and the events (each in a ring of
-/// `Options.ringCapacity`, oldest dropped first and counted), and live resource counts.
+/// edges, all kept), the steps of the subscribe flow and the events (the newest
+/// `Options.ringCapacity` of each kept, older ones dropped and counted), and live resource
+/// counts.
 ///
 /// It lives in RxCore so that `RXTRACE=trace.json swift run MyApp` records any program linking
 /// the core with no code change (see `TraceAutostart`); RxTrace's `Trace.record { … }` installs
 /// one for a scope. Thread-safe, and one clock (`seq`, an atomic counter) orders node births,
-/// disposals, deinits, steps and events. The steps and events of elements go into a buffer of
-/// the recording thread (`Buffer.capacity` entries, no lock), moved into the rings under the
-/// lock when it is full, before that thread records anything into the rings directly (stop
-/// events, long texts, subscribe-flow steps), and when the thread exits; `snapshot()` reads
-/// the buffers too and merges by `seq`. Everything else takes the lock.
+/// disposals, deinits, steps and events.
+///
+/// A traced call is one `TraceRecord` (a hop's `forwardOn` step and the event it carries share
+/// it), kept in a `RecordRing` and expanded into the document's steps and events by
+/// `snapshot()`. The records of elements go into a buffer of the recording thread
+/// (`Buffer.capacity` records, no lock), moved into the ring under the lock when it is full,
+/// before that thread records anything into the ring directly (stop events, long texts,
+/// subscribe-flow steps), and when the thread exits; `snapshot()` reads the buffers too and
+/// merges by `seq`. Everything else takes the lock.
 ///
 /// Elements of plain types (no references, at most three words) are kept as copies of their
 /// bytes and described by `snapshot()`; others are described when recorded (docs/trace-format.md).
@@ -82,94 +87,41 @@ public final class TraceRecorder: RxTracer {
         var anomalies: [TraceAnomalyRecord] = []
     }
 
-    // Step and event records are plain data (no references), so the rings store and overwrite
-    // them like integers. A text too long to sit in a record lives in `State.texts`, under the
-    // record's `seq`, until the ring lets the record go.
-
-    private enum Detail {
-        case none
-        /// The step's detail, in `State.texts`.
-        case text
-        case event(Value?, TraceEventKind)
-    }
-
-    /// An event's value as recorded: a copy of a plain value (no references, at most three
-    /// words: `Int`, `Double`, small structs of those) described only when the trace is read —
-    /// describing costs more than the rest of a record — or a description made when recorded
-    /// (short ones inline, as `InlineText` bits).
-    fileprivate enum Value {
-        /// The description, in `State.texts`.
-        case text
-        /// Described when read.
-        case element(Bits)
-    }
-
-    /// The bytes of a plain value and its type: copied like an integer, no box, no retain.
-    fileprivate struct Bits {
-        var words: (UInt64, UInt64, UInt64)
-        var type: Any.Type
-    }
-
-    /// Marks `Bits` holding up to 23 bytes of UTF-8, the count in the last byte.
-    fileprivate enum InlineText {}
 
     /// A value (or detail) on its way into a record: the record's part, and the text for
-    /// `State.texts` when it does not fit.
-    private struct Captured {
-        var value: Value?
-        var text: String?
+    /// the text table when it does not fit.
+    struct Captured {
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var type: Any.Type? = nil
+        var text: String? = nil
     }
 
-    private protocol Sequenced { var seq: UInt64 { get } }
+    private typealias Shape = TraceRecord.Shape
 
-    // Fields in an order that packs them (64 bytes each).
-    private struct StepRecord: Sequenced {
-        var seq: UInt64
-        var from: UInt64
-        var to: UInt64
-        var detail: Detail
-        var call: TraceCall
-        var thread: UInt32
+    /// A thread's records not yet in the ring. Only its thread appends (no lock: it writes the
+    /// record, then publishes the count); the recorder's lock is held to flush it into the ring
+    /// (by its thread when full, before that thread records into the ring itself, and when the
+    /// thread exits) and to read it (`snapshot`).
+    final class Buffer: @unchecked Sendable {
+        /// Records per buffer (64 bytes each).
+        static let capacity = 256
+        let entries = UnsafeMutablePointer<TraceRecord>.allocate(capacity: Buffer.capacity)
+        let count = Atomic<Int>(0)
 
-        init(seq: UInt64, from: UInt64, to: UInt64, call: TraceCall, detail: Detail, thread: UInt32) {
-            self.seq = seq
-            self.from = from
-            self.to = to
-            self.detail = detail
-            self.call = call
-            self.thread = thread
+        deinit { entries.deallocate() }
+
+        /// Appends the record `write` initialises in its slot.
+        @inline(__always)
+        func append(_ recorder: TraceRecorder, _ write: (UnsafeMutablePointer<TraceRecord>) -> Void) {
+            let index = count.load(ordering: .relaxed)
+            write(entries + index)
+            count.store(index + 1, ordering: .releasing)
+            if index + 1 == Buffer.capacity { recorder.flush(self) }
         }
 
-        var hasText: Bool {
-            switch detail {
-            case .text, .event(.text?, _): return true
-            case .none, .event: return false
-            }
-        }
-    }
-
-    private struct EventRecord: Sequenced {
-        var seq: UInt64
-        var node: UInt64
-        var time: Double
-        var value: Value?
-        var kind: TraceEventKind
-        var virtual: Bool
-        var thread: UInt32
-
-        init(seq: UInt64, node: UInt64, kind: TraceEventKind, value: Value?, time: Double, virtual: Bool, thread: UInt32) {
-            self.seq = seq
-            self.node = node
-            self.time = time
-            self.value = value
-            self.kind = kind
-            self.virtual = virtual
-            self.thread = thread
-        }
-
-        var hasText: Bool {
-            if case .text? = value { return true }
-            return false
+        /// The entries published so far (read under the recorder's lock).
+        var published: UnsafeBufferPointer<TraceRecord> {
+            UnsafeBufferPointer(start: entries, count: count.load(ordering: .acquiring))
         }
     }
 
@@ -179,88 +131,23 @@ public final class TraceRecorder: RxTracer {
         var counts: [Int]
     }
 
-    /// What one traced call recorded: which records an entry of a thread's buffer stands for.
-    enum Shape: UInt8 {
-        /// `forwardOn` step (sink → observer), then the event on the observer.
-        case forwarded
-        /// Step `call` (0 → node), then the event on the node.
-        case received
-        /// Step `on` (0 → node), the event on the node, step `onCore`.
-        case observed
-    }
-
-    /// An entry of a thread's buffer: the records of one traced call, numbered from `seq`, as
-    /// plain data (expanded into step and event records when the buffer is flushed or read).
-    struct Pending {
-        var seq: UInt64
-        var from: UInt64
-        var to: UInt64
-        var time: Double
-        fileprivate var value: Value?
-        var thread: UInt32
-        var call: TraceCall
-        var kind: TraceEventKind
-        var shape: Shape
-        var steps: Bool
-        var event: Bool
-        var virtual: Bool
-    }
-
-    /// A thread's records not yet in the rings. Only its thread appends (no lock: it writes the
-    /// entry, then publishes the count); the recorder's lock is held to flush it into the rings
-    /// (by its thread when full, before that thread records into the rings itself, and when the
-    /// thread exits) and to read it (`snapshot`).
-    final class Buffer: @unchecked Sendable {
-        /// Entries per buffer (about 80 bytes each).
-        static let capacity = 256
-        let entries = UnsafeMutablePointer<Pending>.allocate(capacity: Buffer.capacity)
-        let count = Atomic<Int>(0)
-
-        deinit { entries.deallocate() }
-
-        @inline(__always)
-        func append(_ entry: Pending, _ recorder: TraceRecorder) {
-            let index = count.load(ordering: .relaxed)
-            (entries + index).initialize(to: entry)
-            count.store(index + 1, ordering: .releasing)
-            if index + 1 == Buffer.capacity { recorder.flush(self) }
-        }
-
-        /// The entries published so far (read under the recorder's lock).
-        var published: UnsafeBufferPointer<Pending> {
-            UnsafeBufferPointer(start: entries, count: count.load(ordering: .acquiring))
-        }
-    }
-
     private struct State {
         var nodes: [NodeRecord] = []
         var edges: [TraceEdge] = []
         var edgeSet: Set<TraceEdge> = []
-        var steps: PlainRing<StepRecord>
-        var events: PlainRing<EventRecord>
+        /// The steps and events: one record per traced call (`TraceRecord`).
+        var records: RecordRing
         var resources: Ring<ResourceRecord>
         var lastSample: UInt64 = 0
         var anomaliesDropped = 0
-        /// Texts of the kept records whose value or detail did not fit in them, by `seq`.
-        var texts: [UInt64: String] = [:]
         /// The per-thread buffers of this recorder.
         var buffers: [Buffer] = []
-
-        mutating func addStep(_ record: StepRecord, _ text: String?) {
-            if let text { texts[record.seq] = text }
-            // The record let go is read only when some kept record has a text.
-            if let gone = steps.append(record, reportingGone: !texts.isEmpty), gone.hasText { texts[gone.seq] = nil }
-        }
-
-        mutating func addEvent(_ record: EventRecord, _ text: String?) {
-            if let text { texts[record.seq] = text }
-            if let gone = events.append(record, reportingGone: !texts.isEmpty), gone.hasText { texts[gone.seq] = nil }
-        }
     }
 
-    /// Bytes of one step record and one event record in the rings.
+    /// Bytes of one record in the ring: a traced call's step(s) and event together (the
+    /// `step` and `event` figures are the same record).
     public static var recordSizes: (step: Int, event: Int) {
-        (MemoryLayout<StepRecord>.stride, MemoryLayout<EventRecord>.stride)
+        (MemoryLayout<TraceRecord>.stride, MemoryLayout<TraceRecord>.stride)
     }
 
     /// Most anomalies kept per node; more are counted in the document's meta.
@@ -284,8 +171,10 @@ public final class TraceRecorder: RxTracer {
         self.keepSteps = options.keep == .all
         self.keepEvents = options.keep != .graph
         self.state = Mutex(State(
-            steps: PlainRing(capacity: options.keep == .all ? options.ringCapacity : 0),
-            events: PlainRing(capacity: options.keep != .graph ? options.ringCapacity : 0),
+            records: RecordRing(
+                steps: options.keep == .all ? options.ringCapacity : 0,
+                events: options.keep != .graph ? options.ringCapacity : 0
+            ),
             resources: Ring(capacity: options.resourceCapacity)
         ))
         self.startedAt = Self.monotonicNanoseconds()
@@ -305,6 +194,8 @@ public final class TraceRecorder: RxTracer {
         let thread = TraceThreads.current
         let interval = options.resourceInterval
         return state.withLock { state in
+            // Records name nodes in 32 bits: past that many, nodes go untraced.
+            guard state.nodes.count < Int(UInt32.max) else { return 0 }
             let seq = tick()
             state.nodes.append(NodeRecord(kind: kind, type: type, callSite: callSite, created: seq, thread: thread))
             Self.sample(&state, seq: seq, force: false, interval: interval)
@@ -324,14 +215,18 @@ public final class TraceRecorder: RxTracer {
     public func step(_ call: TraceCall, from: UInt64, to: UInt64, detail: String?) {
         guard keepSteps else { return }
         let traceLocal = TraceLocal.current
-        let thread = TraceThreads.current(traceLocal)
-        let text = detail.map(truncate)
-        let from = local(from), to = local(to)
+        let captured = capture(text: detail)
+        var record = TraceRecord(
+            seq: 0, time: 0, words: captured.words, type: captured.type,
+            from: UInt32(truncatingIfNeeded: local(from)), to: UInt32(truncatingIfNeeded: local(to)),
+            thread: TraceThreads.current(traceLocal), call: call, kind: .next, shape: .step,
+            parts: captured.text == nil ? [.steps, .keptSteps] : [.steps, .keptSteps, .text]
+        )
         let buffer = ownBuffer(traceLocal)
         state.withLock { state in
             if let buffer { Self.flush(buffer, into: &state) }
-            let seq = tick()
-            state.addStep(StepRecord(seq: seq, from: from, to: to, call: call, detail: text == nil ? .none : .text, thread: thread), text)
+            record.seq = tick()
+            state.records.append(record, text: captured.text)
         }
     }
 
@@ -341,14 +236,22 @@ public final class TraceRecorder: RxTracer {
         guard node != 0 else { return }
         let captured = capture(text: value)
         let traceLocal = TraceLocal.current
-        let thread = TraceThreads.current(traceLocal)
-        let time = keepEvents ? eventTime(traceLocal, .received, node: node) : (0, false)
+        let time = keepEvents ? eventTime(traceLocal, .received, node: node) : (0 as UInt64, false)
+        var parts: TraceRecord.Parts = [.event, .keptEvent]
+        if time.1 { parts.insert(.virtual) }
+        if captured.text != nil { parts.insert(.text) }
+        var record = TraceRecord(
+            seq: 0, time: time.0, words: captured.words, type: captured.type,
+            from: 0, to: UInt32(truncatingIfNeeded: node), thread: TraceThreads.current(traceLocal),
+            call: .on, kind: kind, shape: .received, parts: parts
+        )
         let buffer = ownBuffer(traceLocal)
         state.withLock { state in
             if let buffer { Self.flush(buffer, into: &state) }
             let seq = tick()
             if keepEvents {
-                state.addEvent(EventRecord(seq: seq, node: node, kind: kind, value: captured.value, time: time.0, virtual: time.1, thread: thread), captured.text)
+                record.seq = seq
+                state.records.append(record, text: captured.text)
             }
             if kind != .next { Self.terminate(&state, node, seq) }
         }
@@ -358,57 +261,121 @@ public final class TraceRecorder: RxTracer {
 
     public func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
         if !keepSteps && !keepEvents && kind == .next { return }
-        record(.forwarded, .forwardOn, from: sink, to: observer, kind: kind, value: capture(text: value), recordEvent: recordEvent)
+        record(TraceLocal.current, .forwarded, .forwardOn, from: sink, to: observer, kind: kind, value: capture(text: value), recordEvent: recordEvent)
     }
 
     public func forwardedNext<Element>(from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
-        if !keepSteps && !keepEvents { return }
-        record(.forwarded, .forwardOn, from: sink, to: observer, kind: .next, value: capture(element: element), recordEvent: recordEvent)
+        forwardedNext(TraceLocal.current, from: sink, to: observer, element: element, recordEvent: recordEvent)
     }
 
     public func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
         if !keepSteps && !keepEvents && kind == .next { return }
-        record(.received, call, from: 0, to: node, kind: kind, value: capture(text: value), recordEvent: recordEvent)
+        record(TraceLocal.current, .received, call, from: 0, to: node, kind: kind, value: capture(text: value), recordEvent: recordEvent)
     }
 
     public func receivedNext<Element>(_ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool) {
-        if !keepSteps && !keepEvents { return }
-        record(.received, call, from: 0, to: node, kind: .next, value: capture(element: element), recordEvent: recordEvent)
+        receivedNext(TraceLocal.current, call, node: node, element: element, recordEvent: recordEvent)
     }
 
     public func observed(node: UInt64, kind: TraceEventKind, value: String?) {
         if !keepSteps && !keepEvents && kind == .next { return }
-        record(.observed, .on, from: 0, to: node, kind: kind, value: capture(text: value), recordEvent: true)
+        record(TraceLocal.current, .observed, .on, from: 0, to: node, kind: kind, value: capture(text: value), recordEvent: true)
     }
 
     public func observedNext<Element>(node: UInt64, element: Element) {
-        if !keepSteps && !keepEvents { return }
-        record(.observed, .on, from: 0, to: node, kind: .next, value: capture(element: element), recordEvent: true)
+        observedNext(TraceLocal.current, node: node, element: element)
     }
 
-    /// One traced call's records: its step(s) and, when kept, the event. Elements go into this
+    // The per-element hooks as the core calls them when the installed tracer is this recorder
+    // (`TraceHook`): given this thread's state, and specialised for the element type where the
+    // caller is.
+
+    @inline(__always)
+    func forwardedNext<Element>(_ traceLocal: TraceLocal, from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
+        if !keepSteps && !keepEvents { return }
+        if Self.isPlain(Element.self) {
+            recordNext(traceLocal, .forwarded, .forwardOn, from: sink, to: observer, element: element, recordEvent: recordEvent)
+        } else {
+            record(traceLocal, .forwarded, .forwardOn, from: sink, to: observer, kind: .next, value: capture(text: traceDescription(element)), recordEvent: recordEvent)
+        }
+    }
+
+    @inline(__always)
+    func receivedNext<Element>(_ traceLocal: TraceLocal, _ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool) {
+        if !keepSteps && !keepEvents { return }
+        if Self.isPlain(Element.self) {
+            recordNext(traceLocal, .received, call, from: 0, to: node, element: element, recordEvent: recordEvent)
+        } else {
+            record(traceLocal, .received, call, from: 0, to: node, kind: .next, value: capture(text: traceDescription(element)), recordEvent: recordEvent)
+        }
+    }
+
+    @inline(__always)
+    func observedNext<Element>(_ traceLocal: TraceLocal, node: UInt64, element: Element) {
+        if !keepSteps && !keepEvents { return }
+        if Self.isPlain(Element.self) {
+            recordNext(traceLocal, .observed, .on, from: 0, to: node, element: element, recordEvent: true)
+        } else {
+            record(traceLocal, .observed, .on, from: 0, to: node, kind: .next, value: capture(text: traceDescription(element)), recordEvent: true)
+        }
+    }
+
+    /// The record of a `next` whose element is kept as its bytes (`isPlain`): written in place
+    /// into this thread's buffer.
+    @inline(__always)
+    private func recordNext<Element>(_ traceLocal: TraceLocal, _ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, element: Element, recordEvent: Bool) {
+        let from = local(from), to = local(to)
+        if shape != .forwarded, to == 0 { return }
+        let withEvent = keepEvents && recordEvent && to != 0
+        let steps: UInt64 = keepSteps ? (shape == .observed ? 2 : 1) : 0
+        let count = steps + (withEvent ? 1 : 0)
+        let time = keepEvents ? eventTime(traceLocal, shape, node: shape == .forwarded ? from : to) : (0 as UInt64, false)
+        if count == 0 { return }
+        var parts: TraceRecord.Parts = keepSteps ? [.steps, .keptSteps] : []
+        if withEvent { parts.formUnion([.event, .keptEvent]) }
+        if time.1 { parts.insert(.virtual) }
+        let thread = TraceThreads.current(traceLocal)
+        let seq = tick(count)
+        buffer(traceLocal)._withUnsafeGuaranteedRef { buffer in
+            buffer.append(self) { slot in
+                slot.initialize(to: TraceRecord(
+                    seq: seq, time: time.0, words: (0, 0, 0), type: Element.self,
+                    from: UInt32(truncatingIfNeeded: from), to: UInt32(truncatingIfNeeded: to),
+                    thread: thread, call: call, kind: .next, shape: shape, parts: parts
+                ))
+                // The element's bytes straight into the record (no copy through a local).
+                (UnsafeMutableRawPointer(slot) + TraceRecord.wordsOffset).storeBytes(of: element, as: Element.self)
+            }
+        }
+    }
+
+
+    /// One traced call's record: its step(s) and, when kept, the event. Elements go into this
     /// thread's buffer with no lock; a stop event (which also marks the node terminated) and a
-    /// value whose text does not fit in a record go straight into the rings, under the lock,
+    /// value whose text does not fit in a record go straight into the ring, under the lock,
     /// after this thread's buffer.
     @inline(__always)
-    private func record(_ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, kind: TraceEventKind, value captured: Captured, recordEvent: Bool) {
+    private func record(_ traceLocal: TraceLocal, _ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, kind: TraceEventKind, value captured: Captured, recordEvent: Bool) {
         let from = local(from), to = local(to)
         if shape != .forwarded, to == 0 { return }
         let withEvent = keepEvents && recordEvent && to != 0
         let steps: UInt64 = keepSteps ? (shape == .observed ? 2 : 1) : 0
         let count = steps + (withEvent ? 1 : 0)
         let terminates = recordEvent && to != 0 && kind != .next
-        let traceLocal = TraceLocal.current
-        let time = keepEvents ? eventTime(traceLocal, shape, node: shape == .forwarded ? from : to) : (0, false)
+        let time = keepEvents ? eventTime(traceLocal, shape, node: shape == .forwarded ? from : to) : (0 as UInt64, false)
         if count == 0 && !terminates { return }
-        var entry = Pending(
-            seq: 0, from: from, to: to, time: time.0, value: captured.value,
-            thread: TraceThreads.current(traceLocal), call: call, kind: kind, shape: shape,
-            steps: keepSteps, event: withEvent, virtual: time.1
+        var parts: TraceRecord.Parts = keepSteps ? [.steps, .keptSteps] : []
+        if withEvent { parts.formUnion([.event, .keptEvent]) }
+        if time.1 { parts.insert(.virtual) }
+        if captured.text != nil { parts.insert(.text) }
+        var entry = TraceRecord(
+            seq: 0, time: time.0, words: captured.words, type: captured.type,
+            from: UInt32(truncatingIfNeeded: from), to: UInt32(truncatingIfNeeded: to),
+            thread: TraceThreads.current(traceLocal), call: call, kind: kind, shape: shape, parts: parts
         )
         if captured.text == nil, !terminates {
             entry.seq = tick(count)
-            buffer(traceLocal)._withUnsafeGuaranteedRef { $0.append(entry, self) }
+            buffer(traceLocal)._withUnsafeGuaranteedRef { $0.append(self) { $0.initialize(to: entry) } }
             return
         }
         let buffer = ownBuffer(traceLocal)
@@ -417,7 +384,7 @@ public final class TraceRecorder: RxTracer {
             let last: UInt64
             if count > 0 {
                 entry.seq = tick(count)
-                Self.expand(entry, text: captured.text, into: &state)
+                state.records.append(entry, text: captured.text)
                 last = entry.seq &+ count &- 1
             } else {
                 last = clock.load(ordering: .relaxed)
@@ -485,23 +452,35 @@ public final class TraceRecorder: RxTracer {
 
     /// The recording so far as a trace document. With `since`, only what happened after clock
     /// value `since`: nodes born after it, edges between those, later steps, events and samples
-    /// (this is how a nested `Trace.record` scope reads its part of an enclosing recording).
     public func snapshot(since: UInt64 = 0, meta extraMeta: [String: String] = [:]) -> TraceDocument {
-        // The rings, and what the threads' buffers hold (read in place, under the lock).
-        var pendingSteps: [StepRecord] = [], pendingEvents: [EventRecord] = []
-        var mergedSteps: ([StepRecord], Int) = ([], 0), mergedEvents: ([EventRecord], Int) = ([], 0)
-        let state = self.state.withLock { state -> State in
+        // The ring's records and what the threads' buffers hold (read in place, under the lock).
+        var records: [TraceRecord] = []
+        var pendingSteps = 0, pendingEvents = 0
+        let (state, totalSteps, totalEvents, texts) = self.state.withLock { state in
             Self.sample(&state, seq: clock.load(ordering: .relaxed), force: true, interval: 1)
+            state.records.appendRecords(to: &records)
             for buffer in state.buffers {
-                for entry in buffer.published { Self.expand(entry, steps: &pendingSteps, events: &pendingEvents) }
+                for entry in buffer.published {
+                    pendingSteps += entry.keptSteps
+                    pendingEvents += entry.keptEvents
+                    records.append(entry)
+                }
             }
-            // The rings are shared storage: copied out here.
-            mergedSteps = Self.merge(state.steps, pendingSteps)
-            mergedEvents = Self.merge(state.events, pendingEvents)
-            return state
+            return (state, state.records.totalSteps, state.records.totalEvents, state.records.texts)
         }
-        let (keptSteps, droppedSteps) = mergedSteps
-        let (keptEvents, droppedEvents) = mergedEvents
+        // Each record's steps and event, in `seq` order (threads flush their buffers at
+        // different times), the newest `ringCapacity` of each kept.
+        var stepRefs: [RecordRef] = [], eventRefs: [RecordRef] = []
+        stepRefs.reserveCapacity(records.count)
+        eventRefs.reserveCapacity(records.count)
+        for (index, record) in records.enumerated() {
+            record.forEachStepSeq { stepRefs.append(RecordRef(seq: $0, index: index)) }
+            if record.parts.contains(.keptEvent) { eventRefs.append(RecordRef(seq: record.eventSeq, index: index)) }
+        }
+        let keptSteps = Self.newest(&stepRefs, options.keep == .all ? options.ringCapacity : 0)
+        let keptEvents = Self.newest(&eventRefs, options.keep != .graph ? options.ringCapacity : 0)
+        let droppedSteps = totalSteps + pendingSteps - keptSteps.count
+        let droppedEvents = totalEvents + pendingEvents - keptEvents.count
         var nodes: [TraceNode] = []
         nodes.reserveCapacity(state.nodes.count)
         var kept = Set<UInt64>()
@@ -523,17 +502,19 @@ public final class TraceRecorder: RxTracer {
             ))
         }
         let edges = state.edges.filter { kept.contains($0.from) && kept.contains($0.to) }
-        let steps = keptSteps.lazy.filter { $0.seq > since }.map { record -> TraceStep in
-            let detail: String?
-            switch record.detail {
-            case .none: detail = nil
-            case .text: detail = state.texts[record.seq]
-            case .event(let value, let kind): detail = TraceEventKind.describe(kind, self.describe(value, seq: record.seq, texts: state.texts))
-            }
-            return TraceStep(seq: record.seq, from: record.from, to: record.to, call: record.call, detail: detail, thread: threadName(record.thread))
+        let steps = keptSteps.lazy.filter { $0.seq > since }.map { ref -> TraceStep in
+            let record = records[ref.index]
+            let (call, from) = record.step(at: ref.seq)
+            let value = self.describe(record, texts: texts)
+            let detail = record.shape == .step ? value : TraceEventKind.describe(record.kind, value)
+            return TraceStep(seq: ref.seq, from: UInt64(from), to: UInt64(record.to), call: call, detail: detail, thread: threadName(record.thread))
         }
-        let events = keptEvents.lazy.filter { $0.seq > since && kept.contains($0.node) }.map { record in
-            TraceEvent(seq: record.seq, node: record.node, kind: record.kind, value: self.describe(record.value, seq: record.seq, texts: state.texts), time: record.time, virtualTime: record.virtual, thread: threadName(record.thread))
+        let events = keptEvents.lazy.filter { $0.seq > since && kept.contains(UInt64(records[$0.index].to)) }.map { ref -> TraceEvent in
+            let record = records[ref.index]
+            return TraceEvent(
+                seq: ref.seq, node: UInt64(record.to), kind: record.kind, value: self.describe(record, texts: texts),
+                time: Self.seconds(record), virtualTime: record.parts.contains(.virtual), thread: threadName(record.thread)
+            )
         }
         let counters = ResourceCounter.all().map(\.name)
         let resources = state.resources.elements.lazy.filter { $0.seq >= since }.map { record -> ResourceSample in
@@ -560,6 +541,24 @@ public final class TraceRecorder: RxTracer {
             resources: Array(resources),
             dropped: DroppedCounts(steps: droppedSteps, events: droppedEvents, resources: state.resources.dropped)
         )
+    }
+
+    /// A step or event of a record, for sorting them by `seq`.
+    private struct RecordRef {
+        var seq: UInt64
+        var index: Int
+    }
+
+    /// Sorts `refs` by `seq` and keeps the newest `capacity`.
+    private static func newest(_ refs: inout [RecordRef], _ capacity: Int) -> ArraySlice<RecordRef> {
+        var sorted = true
+        var index = 1
+        while index < refs.count {
+            if refs[index - 1].seq > refs[index].seq { sorted = false; break }
+            index += 1
+        }
+        if !sorted { refs.sort { $0.seq < $1.seq } }
+        return refs.suffix(capacity)
     }
 
     // MARK: Buffers and time
@@ -603,53 +602,8 @@ public final class TraceRecorder: RxTracer {
     }
 
     private static func flush(_ buffer: Buffer, into state: inout State) {
-        for entry in buffer.published { expand(entry, text: nil, into: &state) }
+        state.records.append(contentsOf: buffer.published)
         buffer.count.store(0, ordering: .relaxed)
-    }
-
-    /// The step and event records `entry` stands for, added to the rings.
-    private static func expand(_ entry: Pending, text: String?, into state: inout State) {
-        var seq = entry.seq
-        let detail = Detail.event(entry.value, entry.kind)
-        switch entry.shape {
-        case .forwarded:
-            if entry.steps {
-                state.addStep(StepRecord(seq: seq, from: entry.from, to: entry.to, call: .forwardOn, detail: detail, thread: entry.thread), text)
-                seq &+= 1
-            }
-            if entry.event {
-                state.addEvent(EventRecord(seq: seq, node: entry.to, kind: entry.kind, value: entry.value, time: entry.time, virtual: entry.virtual, thread: entry.thread), text)
-            }
-        case .received, .observed:
-            if entry.steps {
-                state.addStep(StepRecord(seq: seq, from: 0, to: entry.to, call: entry.call, detail: detail, thread: entry.thread), text)
-                seq &+= 1
-            }
-            if entry.event {
-                state.addEvent(EventRecord(seq: seq, node: entry.to, kind: entry.kind, value: entry.value, time: entry.time, virtual: entry.virtual, thread: entry.thread), text)
-                seq &+= 1
-            }
-            if entry.shape == .observed, entry.steps {
-                state.addStep(StepRecord(seq: seq, from: 0, to: entry.to, call: .onCore, detail: detail, thread: entry.thread), text)
-            }
-        }
-    }
-
-    /// The step and event records `entry` stands for, appended to arrays (`snapshot`).
-    private static func expand(_ entry: Pending, steps: inout [StepRecord], events: inout [EventRecord]) {
-        var seq = entry.seq
-        let detail = Detail.event(entry.value, entry.kind)
-        if entry.steps {
-            steps.append(StepRecord(seq: seq, from: entry.shape == .forwarded ? entry.from : 0, to: entry.to, call: entry.shape == .forwarded ? .forwardOn : entry.call, detail: detail, thread: entry.thread))
-            seq &+= 1
-        }
-        if entry.event {
-            events.append(EventRecord(seq: seq, node: entry.to, kind: entry.kind, value: entry.value, time: entry.time, virtual: entry.virtual, thread: entry.thread))
-            seq &+= 1
-        }
-        if entry.shape == .observed, entry.steps {
-            steps.append(StepRecord(seq: seq, from: 0, to: entry.to, call: .onCore, detail: detail, thread: entry.thread))
-        }
     }
 
     /// An event's time: the virtual clock under a virtual time scheduler, else seconds since the
@@ -658,8 +612,8 @@ public final class TraceRecorder: RxTracer {
     /// node and its own `forwardOn` that follows share one reading), and every event delivered
     /// synchronously inside it, on this thread, carries that reading.
     @inline(__always)
-    private func eventTime(_ traceLocal: TraceLocal, _ shape: Shape, node: UInt64) -> (Double, Bool) {
-        if traceLocal.virtualDepth > 0 { return (traceLocal.virtualNow, true) }
+    private func eventTime(_ traceLocal: TraceLocal, _ shape: Shape, node: UInt64) -> (UInt64, Bool) {
+        if traceLocal.virtualDepth > 0 { return (traceLocal.virtualNow.bitPattern, true) }
         let now: UInt64
         if traceLocal.deliveries > 0 {
             now = traceLocal.time
@@ -674,24 +628,7 @@ public final class TraceRecorder: RxTracer {
             traceLocal.time = now
             traceLocal.timeOwner = node
         }
-        return (now > startedAt ? Double(now &- startedAt) / 1e9 : 0, false)
-    }
-
-    /// A ring's records and the buffers' not yet in it, in `seq` order (threads flush their
-    /// buffers at different times), the newest `capacity` kept; and how many were let go.
-    private static func merge<Record: Sequenced>(_ ring: PlainRing<Record>, _ pending: [Record]) -> ([Record], Int) {
-        var records = ring.elements
-        if !pending.isEmpty { records.append(contentsOf: pending) }
-        var sorted = true
-        var index = 1
-        while index < records.count {
-            if records[index - 1].seq > records[index].seq { sorted = false; break }
-            index += 1
-        }
-        if !sorted { records.sort { $0.seq < $1.seq } }
-        let excess = records.count - ring.capacity
-        if excess > 0 { records.removeFirst(excess) }
-        return (records, ring.dropped + max(0, excess))
+        return (now > startedAt ? now &- startedAt : 0, false)
     }
 
     // MARK: Helpers
@@ -699,21 +636,17 @@ public final class TraceRecorder: RxTracer {
     /// This recorder's number for a node id, 0 when another tracer (or none) issued it.
     @inline(__always)
     private func local(_ id: UInt64) -> UInt64 {
-        id > idBase && id - idBase < (1 << Tracing.generationShift) ? id - idBase : 0
+        let number = id &- idBase
+        return id > idBase && number < (1 << Tracing.generationShift) ? number : 0
     }
 
-    /// An element as recorded: a copy when it is plain data small enough to sit in an `Any`
-    /// without a box (describing it later gives what describing it now would), else its
-    /// description now — a reference could change or be kept alive by the recording.
+    /// Whether an element is recorded as a copy of its bytes: plain data of at most three words
+    /// (describing it later gives what describing it now would). Any other element is described
+    /// when recorded: a reference could change, or be kept alive by the recording.
     @inline(__always)
-    private func capture<Element>(element: Element) -> Captured {
-        if _isPOD(Element.self), MemoryLayout<Element>.size <= 3 * MemoryLayout<Int>.size,
-           MemoryLayout<Element>.alignment <= MemoryLayout<Int>.alignment {
-            var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
-            withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: element, as: Element.self) }
-            return Captured(value: .element(Bits(words: words, type: Element.self)))
-        }
-        return capture(text: traceDescription(element))
+    private static func isPlain<Element>(_ type: Element.Type) -> Bool {
+        _isPOD(Element.self) && MemoryLayout<Element>.size <= 3 * MemoryLayout<UInt64>.size
+            && MemoryLayout<Element>.alignment <= MemoryLayout<UInt64>.alignment
     }
 
     /// A description made now: inline when it fits in a record, else kept aside.
@@ -721,28 +654,32 @@ public final class TraceRecorder: RxTracer {
         guard var text else { return Captured() }
         text = truncate(text)
         let count = text.utf8.count
-        guard count < 3 * MemoryLayout<UInt64>.size else { return Captured(value: .text, text: text) }
+        guard count < 3 * MemoryLayout<UInt64>.size else { return Captured(text: text) }
         var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &words) { buffer in
             text.withUTF8 { utf8 in buffer.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
             buffer[buffer.count - 1] = UInt8(count)
         }
-        return Captured(value: .element(Bits(words: words, type: InlineText.self)))
+        return Captured(words: words, type: InlineText.self)
     }
 
-    private func describe(_ value: Value?, seq: UInt64, texts: [UInt64: String]) -> String? {
-        switch value {
-        case nil: return nil
-        case .text?: return texts[seq] ?? ""
-        case .element(let bits)?:
-            if bits.type == InlineText.self {
-                return withUnsafeBytes(of: bits.words) { buffer in
-                    String(decoding: buffer[..<Int(buffer[buffer.count - 1])], as: UTF8.self)
-                }
+    /// A record's time as the document gives it: seconds since the recorder was made, or the
+    /// virtual time.
+    private static func seconds(_ record: TraceRecord) -> Double {
+        record.parts.contains(.virtual) ? Double(bitPattern: record.time) : Double(record.time) / 1e9
+    }
+
+    /// The value (or a step's detail) a record holds, as text.
+    private func describe(_ record: TraceRecord, texts: [UInt64: String]) -> String? {
+        if record.parts.contains(.text) { return texts[record.seq] ?? "" }
+        guard let type = record.type else { return nil }
+        if type == InlineText.self {
+            return withUnsafeBytes(of: record.words) { buffer in
+                String(decoding: buffer[..<Int(buffer[buffer.count - 1])], as: UTF8.self)
             }
-            func open<Element>(_ type: Element.Type) -> String { Self.describe(type, bits.words) }
-            return truncate(_openExistential(bits.type, do: open))
         }
+        func open<Element>(_ type: Element.Type) -> String { Self.describe(type, record.words) }
+        return truncate(_openExistential(type, do: open))
     }
 
     private static func describe<Element>(_ type: Element.Type, _ words: (UInt64, UInt64, UInt64)) -> String {
@@ -774,54 +711,6 @@ public final class TraceRecorder: RxTracer {
         state.lastSample = seq
         let counts = ResourceCounter.all().map(\.live)
         state.resources.append(ResourceRecord(seq: seq, counts: counts))
-    }
-}
-
-/// `Ring` for plain data (no references): the elements live in memory allocated once (address
-/// space only: pages become resident as the ring fills) and are written and overwritten like
-/// integers, with no uniqueness or bounds checks. A class: copies of it share the storage, so
-/// read it only where it is written (under the recorder's lock).
-final class PlainRing<Element>: @unchecked Sendable {
-    let capacity: Int
-    private let storage: UnsafeMutablePointer<Element>
-    @exclusivity(unchecked) private(set) var count = 0
-    @exclusivity(unchecked) private var head = 0
-    @exclusivity(unchecked) private(set) var dropped = 0
-
-    init(capacity: Int) {
-        precondition(_isPOD(Element.self), "PlainRing holds plain data only")
-        self.capacity = capacity
-        storage = .allocate(capacity: max(capacity, 1))
-    }
-
-    deinit { storage.deallocate() }
-
-    /// Appends `element`; when asked, returns the element let go to make room (`element` itself
-    /// when the capacity is 0), if any.
-    @inline(__always)
-    func append(_ element: Element, reportingGone: Bool) -> Element? {
-        if count < capacity {
-            (storage + count).initialize(to: element)
-            count += 1
-            return nil
-        }
-        dropped += 1
-        if capacity == 0 { return reportingGone ? element : nil }
-        let slot = storage + head
-        let gone: Element? = reportingGone ? slot.pointee : nil
-        slot.pointee = element
-        head += 1
-        if head == capacity { head = 0 }
-        return gone
-    }
-
-    /// Oldest first.
-    var elements: [Element] {
-        var result: [Element] = []
-        result.reserveCapacity(count)
-        result.append(contentsOf: UnsafeBufferPointer(start: storage + head, count: count - head))
-        result.append(contentsOf: UnsafeBufferPointer(start: storage, count: head))
-        return result
     }
 }
 
@@ -866,3 +755,4 @@ struct Ring<Element> {
         head == 0 ? storage : Array(storage[head...] + storage[..<head])
     }
 }
+

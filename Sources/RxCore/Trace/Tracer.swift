@@ -209,7 +209,7 @@ public enum Tracing {
             enabled.store(newValue != nil, ordering: .releasing)
             // This thread's cache lets go of the old tracer now; other threads' caches do at
             // their next traced call (or when they exit).
-            if let local = TraceLocal.existing { local.tracer = nil; local.installs = .max }
+            if let local = TraceLocal.existing { local.tracer = nil; local.recorder = nil; local.installs = .max }
         }
     }
 
@@ -226,12 +226,26 @@ public enum Tracing {
     /// `cachedTracer`, given this thread's state.
     @inline(__always)
     static func cachedTracer(_ local: TraceLocal) -> (any RxTracer)? {
-        let current = installs.load(ordering: .acquiring)
-        if local.installs != current {
-            local.tracer = tracer
-            local.installs = current
-        }
+        _ = refresh(local)
         return local.tracer
+    }
+
+    /// Brings this thread's cached tracer up to date (one atomic load when it is); true when a
+    /// tracer is installed. The per-element hooks then use `local.recorder` or `local.tracer`.
+    @inline(__always)
+    static func refresh(_ local: TraceLocal) -> Bool {
+        let current = installs.load(ordering: .acquiring)
+        if local.installs != current { reload(local, current) }
+        return local.installs != .max
+    }
+
+    @inline(never)
+    private static func reload(_ local: TraceLocal, _ current: UInt64) {
+        let installed = tracer
+        local.tracer = installed
+        local.recorder = (installed as? TraceRecorder).map { Unmanaged.passUnretained($0) }
+        // `.max` marks "none installed" for `refresh` (the counter never gets there).
+        local.installs = installed == nil ? .max : current
     }
 
     /// False in a build with the hooks compiled out (`RXANATOMY_NO_TRACE=1`, for benchmarks).
@@ -264,7 +278,7 @@ public enum Tracing {
     /// Node ids carry the generation of the tracer that issued them in their high bits, so an
     /// object born under an earlier recorder is never mistaken for a node of the current one.
     /// `displayID` is the id as a trace file and `debug()` print it.
-    public static let generationShift: UInt64 = 40
+    public static var generationShift: UInt64 { 40 }
 
     private static let generations = Atomic<UInt64>(0)
 
@@ -319,16 +333,6 @@ public enum TraceThreads {
     /// name in parentheses when it has one (names alone are not unique).
     public static func name(of index: UInt32) -> String {
         names.withLock { Int(index) < $0.count ? $0[Int(index)] : "thread-\(index)" }
-    }
-
-    /// A key unique to the calling thread while it lives, for re-entrancy checks.
-    @inline(__always)
-    static var currentKey: UInt {
-        #if canImport(Darwin)
-        return UInt(bitPattern: pthread_self())
-        #else
-        return UInt(pthread_self())
-        #endif
     }
 }
 
@@ -398,4 +402,37 @@ func traceRecordsOwnEvents(_ observer: Any) -> Bool {
     if observer is TraceSelfRecording { return true }
     if let standIn = observer as? TraceStandIn { return standIn.traceTargetRecordsOwnEvents }
     return false
+}
+
+/// The per-element hooks as the core's hot paths call them, given this thread's state after
+/// `Tracing.refresh(local)` said a tracer is installed: straight into the `TraceRecorder` when
+/// that is the tracer (a direct call, specialised for the element type, with no retain),
+/// through the `RxTracer` protocol otherwise.
+enum TraceHook {
+    @inline(__always)
+    static func forwardedNext<Element>(_ local: TraceLocal, from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
+        if let recorder = local.recorder {
+            recorder._withUnsafeGuaranteedRef { $0.forwardedNext(local, from: sink, to: observer, element: element, recordEvent: recordEvent) }
+        } else if let tracer = local.tracer {
+            tracer.forwardedNext(from: sink, to: observer, element: element, recordEvent: recordEvent)
+        }
+    }
+
+    @inline(__always)
+    static func receivedNext<Element>(_ local: TraceLocal, _ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool) {
+        if let recorder = local.recorder {
+            recorder._withUnsafeGuaranteedRef { $0.receivedNext(local, call, node: node, element: element, recordEvent: recordEvent) }
+        } else if let tracer = local.tracer {
+            tracer.receivedNext(call, node: node, element: element, recordEvent: recordEvent)
+        }
+    }
+
+    @inline(__always)
+    static func observedNext<Element>(_ local: TraceLocal, node: UInt64, element: Element) {
+        if let recorder = local.recorder {
+            recorder._withUnsafeGuaranteedRef { $0.observedNext(local, node: node, element: element) }
+        } else if let tracer = local.tracer {
+            tracer.observedNext(node: node, element: element)
+        }
+    }
 }

@@ -1,0 +1,435 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One traced call as the recorder keeps it: the step (or steps) and the event that call
+/// recorded, in one record of 64 bytes (one cache line), expanded into the document's steps and
+/// events only when the trace is read. A hop `forwardOn` of `next(3)` from sink 4 to sink 5 is
+/// one record standing for the step `forwardOn 4→5 next(3)` at `seq` and the event `next(3)` on
+/// node 5 at `seq + 1`.
+///
+/// Plain data (no references): the rings and the per-thread buffers copy and overwrite records
+/// like integers. A value or detail too long to sit in the record lives in `RecordRing.texts`,
+/// under the record's `seq`.
+struct TraceRecord {
+    /// Which records a traced call stands for, and in what order of `seq`.
+    enum Shape: UInt8 {
+        /// The step `forwardOn` (`from` → `to`), then the event on `to`.
+        case forwarded
+        /// The step `call` (0 → `to`), then the event on `to`. Without the step: an event alone.
+        case received
+        /// The step `on` (0 → `to`), the event on `to`, the step `onCore` (0 → `to`).
+        case observed
+        /// The step `call` (`from` → `to`) alone; its detail is the value, as text.
+        case step
+    }
+
+    struct Parts: OptionSet {
+        let rawValue: UInt8
+        /// The call recorded its step(s): they took clock values.
+        static let steps = Parts(rawValue: 1)
+        /// The call recorded its event: it took a clock value.
+        static let event = Parts(rawValue: 2)
+        /// This copy holds the step(s). (A record the ring had to split keeps one part per copy.)
+        static let keptSteps = Parts(rawValue: 4)
+        /// This copy holds the event.
+        static let keptEvent = Parts(rawValue: 8)
+        /// `time` is virtual time.
+        static let virtual = Parts(rawValue: 16)
+        /// The value is in `RecordRing.texts`, under `seq`.
+        static let text = Parts(rawValue: 32)
+    }
+
+    /// The clock value of the first record this call stands for; the others follow it.
+    var seq: UInt64
+    /// Where `words` sits (checked by `RecordRing.init`): an element is stored straight there.
+    static var wordsOffset: Int { 16 }
+    /// The event's time: nanoseconds since the recorder was made, or (`.virtual`) the bits of
+    /// the virtual time. Made seconds when read, so recording does no division.
+    var time: UInt64
+    /// The value: the bytes of a plain element (`type` its type), or up to 23 bytes of UTF-8
+    /// with the count in the last byte (`type` is `InlineText`); none when `type` is nil and
+    /// `parts` has no `.text`.
+    var words: (UInt64, UInt64, UInt64)
+    var type: Any.Type?
+    /// Node numbers in the recorder (not ids): the recorder numbers at most `UInt32.max` nodes.
+    var from: UInt32
+    var to: UInt32
+    var thread: UInt32
+    var call: TraceCall
+    var kind: TraceEventKind
+    var shape: Shape
+    var parts: Parts
+
+    /// Steps held by this copy.
+    @inline(__always)
+    var keptSteps: Int {
+        parts.contains(.keptSteps) ? (shape == .observed ? 2 : 1) : 0
+    }
+
+    /// Events held by this copy.
+    @inline(__always)
+    var keptEvents: Int { parts.contains(.keptEvent) ? 1 : 0 }
+
+    /// Clock values the call took.
+    var clockValues: UInt64 {
+        (parts.contains(.steps) ? (shape == .observed ? 2 : 1) : 0) + (parts.contains(.event) ? 1 : 0)
+    }
+
+    /// The `seq` of the event.
+    @inline(__always)
+    var eventSeq: UInt64 { parts.contains(.steps) ? seq &+ 1 : seq }
+
+    /// The `seq` of each step this copy holds.
+    func forEachStepSeq(_ body: (UInt64) -> Void) {
+        guard parts.contains(.keptSteps) else { return }
+        body(seq)
+        if shape == .observed { body(seq &+ (parts.contains(.event) ? 2 : 1)) }
+    }
+
+    /// The step at `stepSeq` (one of `forEachStepSeq`'s): its call and caller.
+    func step(at stepSeq: UInt64) -> (call: TraceCall, from: UInt32) {
+        switch shape {
+        case .forwarded: return (.forwardOn, from)
+        case .received: return (call, 0)
+        case .observed: return (stepSeq == seq ? .on : .onCore, 0)
+        case .step: return (call, from)
+        }
+    }
+}
+
+/// Marks `TraceRecord.words` holding up to 23 bytes of UTF-8, the count in the last byte.
+enum InlineText {}
+
+/// Keeps the newest `steps` steps and the newest `events` events out of a stream of
+/// `TraceRecord`s, with memory bounded by those counts.
+///
+/// A record holds both a step and an event, so the two counts cannot be kept by two rings
+/// without splitting every record. Instead the ring keeps the shortest run of newest records
+/// holding at least `steps` steps and `events` events: after each append, the oldest record is
+/// let go while the rest still hold enough of both. That run is at most `2 × max(steps, events)`
+/// records when every record holds a step (all) or an event (events only), which is how the
+/// core records, so the ring holds at most that many (`limit`). When it is full and its oldest
+/// record is still needed (a long run of records without events, say), that record moves out,
+/// its needed parts each into an overflow ring of `steps` (resp. `events`) single parts, oldest
+/// dropped: what a snapshot keeps is the same (the newest `steps` steps are all in the ring or
+/// in the overflow ring), and memory stays bounded (at most `limit + steps + events` records).
+///
+/// The records live in chunks of `chunkCapacity` (2 MB), taken as the ring grows and given back
+/// as it lets records go (one emptied chunk is kept for the next), so resident memory follows
+/// what is kept, not the limit, and a ring in its steady state writes into memory it already
+/// touched.
+///
+/// Not thread-safe: the recorder uses it under its lock.
+final class RecordRing: @unchecked Sendable {
+    /// Newest steps kept, newest events kept.
+    let steps: Int
+    let events: Int
+    /// Most records held in the chunks.
+    let limit: Int
+    /// Records per chunk (a power of two).
+    let chunkCapacity: Int
+    private let chunkShift: Int
+    /// Each chunk: `chunkCapacity` records, and one byte per record saying what it holds
+    /// (`size(_:)`), read when letting records go so the records themselves are only written
+    /// until a snapshot. Oldest first.
+    private struct Chunk {
+        var records: UnsafeMutablePointer<TraceRecord>
+        var sizes: UnsafeMutablePointer<UInt8>
+    }
+    @exclusivity(unchecked) private var chunks: [Chunk] = []
+    @exclusivity(unchecked) private var spare: Chunk?
+    /// The oldest record's place in `chunks[0]`.
+    @exclusivity(unchecked) private var head = 0
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private var heldSteps = 0
+    @exclusivity(unchecked) private var heldEvents = 0
+    /// Parts of records the chunks had to let go while still needed.
+    private let overflowSteps: PlainRing<TraceRecord>
+    private let overflowEvents: PlainRing<TraceRecord>
+    /// Steps and events ever appended.
+    @exclusivity(unchecked) private(set) var totalSteps = 0
+    @exclusivity(unchecked) private(set) var totalEvents = 0
+    /// Texts of the records held whose value or detail does not fit in them, by `seq`.
+    @exclusivity(unchecked) private(set) var texts: [UInt64: String] = [:]
+    /// Texts held by two copies of a split record (both overflow rings), by `seq`.
+    @exclusivity(unchecked) private var sharedTexts: Set<UInt64> = []
+    /// Records moved out while still needed (their parts into the overflow rings).
+    @exclusivity(unchecked) private(set) var splits = 0
+
+    /// Records per chunk at most: 2 MB of records.
+    static let maxChunkCapacity = 1 << 15
+
+    init(steps: Int, events: Int) {
+        precondition(_isPOD(TraceRecord.self), "TraceRecord must be plain data")
+        precondition(MemoryLayout<TraceRecord>.offset(of: \TraceRecord.words) == TraceRecord.wordsOffset)
+        self.steps = max(0, steps)
+        self.events = max(0, events)
+        limit = 2 * max(self.steps, self.events)
+        var shift = 4
+        while 1 << shift < min(limit, Self.maxChunkCapacity) { shift += 1 }
+        chunkShift = shift
+        chunkCapacity = 1 << shift
+        // Overflow rings: address space only unless used (pages become resident as they fill).
+        overflowSteps = PlainRing(capacity: self.steps)
+        overflowEvents = PlainRing(capacity: self.events)
+    }
+
+    deinit {
+        for chunk in chunks { Self.deallocate(chunk) }
+        if let spare { Self.deallocate(spare) }
+    }
+
+    @inline(__always)
+    private func records(_ chunk: Chunk) -> UnsafeMutablePointer<TraceRecord> { chunk.records }
+
+    @inline(__always)
+    private func sizes(_ chunk: Chunk) -> UnsafeMutablePointer<UInt8> { chunk.sizes }
+
+    /// Steps kept (bits 0–1), event kept (bit 2), text (bit 3).
+    @inline(__always)
+    private static func size(_ record: TraceRecord) -> UInt8 {
+        UInt8(truncatingIfNeeded: record.keptSteps) | UInt8(truncatingIfNeeded: record.keptEvents) << 2
+            | (record.parts.contains(.text) ? 8 : 0)
+    }
+
+    /// Adds `record`, with its `text` when its value is in the text table.
+    func append(_ record: TraceRecord, text: String? = nil) {
+        let size = Self.size(record)
+        let recordSteps = Int(size & 3), recordEvents = Int(size >> 2 & 1)
+        totalSteps &+= recordSteps
+        totalEvents &+= recordEvents
+        guard recordSteps + recordEvents > 0 else { return }
+        if let text { texts[record.seq] = text }
+        if limit == 0 {
+            if size & 8 != 0 { texts[record.seq] = nil }
+            return
+        }
+        if count == limit { letOldestGo(forced: true) }
+        let place = head &+ count
+        let index = place >> chunkShift, offset = place & (chunkCapacity &- 1)
+        if index == chunks.count { addChunk() }
+        let chunk = chunks[index]
+        (records(chunk) + offset).initialize(to: record)
+        sizes(chunk)[offset] = size
+        count &+= 1
+        heldSteps &+= recordSteps
+        heldEvents &+= recordEvents
+        trim()
+    }
+
+    /// Adds the records of a thread's buffer, oldest first.
+    func append(contentsOf batch: UnsafeBufferPointer<TraceRecord>) {
+        guard let base = batch.baseAddress, batch.count > 0 else { return }
+        if batch.count > limit || count + batch.count > limit {
+            // Near the limit (or a ring smaller than a buffer): one at a time, the oldest let
+            // go as needed.
+            for record in batch { append(record) }
+            return
+        }
+        let capacity = chunkCapacity, shift = chunkShift
+        var place = head &+ count
+        var copied = 0, addedSteps = 0, addedEvents = 0
+        while copied < batch.count {
+            let index = place >> shift, offset = place & (capacity &- 1)
+            if index == chunks.count { addChunk() }
+            let chunk = chunks[index]
+            let n = min(batch.count &- copied, capacity &- offset)
+            (records(chunk) + offset).initialize(from: base + copied, count: n)
+            let sizes = sizes(chunk) + offset
+            for j in 0..<n {
+                let size = Self.size(base[copied &+ j])
+                sizes[j] = size
+                addedSteps &+= Int(size & 3)
+                addedEvents &+= Int(size >> 2 & 1)
+            }
+            copied &+= n
+            place &+= n
+        }
+        count &+= batch.count
+        heldSteps &+= addedSteps
+        heldEvents &+= addedEvents
+        totalSteps &+= addedSteps
+        totalEvents &+= addedEvents
+        trim()
+    }
+
+    /// Lets go of the oldest records while the rest hold enough steps and events.
+    @inline(__always)
+    private func trim() {
+        guard count > 0 else { return }
+        var head = self.head, count = self.count, heldSteps = self.heldSteps, heldEvents = self.heldEvents
+        var chunk = chunks[0]
+        var sizes = sizes(chunk)
+        while true {
+            let oldest = sizes[head]
+            let oldestSteps = Int(oldest & 3), oldestEvents = Int(oldest >> 2 & 1)
+            if heldSteps &- oldestSteps < steps || heldEvents &- oldestEvents < events { break }
+            heldSteps &-= oldestSteps
+            heldEvents &-= oldestEvents
+            if oldest & 8 != 0 { texts[records(chunk)[head].seq] = nil }
+            head &+= 1
+            count &-= 1
+            if head == chunkCapacity {
+                // `count` is not 0 (a ring keeps at least one record), so the next chunk exists.
+                head = 0
+                retireOldestChunk()
+                chunk = chunks[0]
+                sizes = self.sizes(chunk)
+            }
+        }
+        self.head = head
+        self.count = count
+        self.heldSteps = heldSteps
+        self.heldEvents = heldEvents
+    }
+
+    /// The oldest chunk is empty: keep it for the next chunk needed.
+    @inline(never)
+    private func retireOldestChunk() {
+        let chunk = chunks.removeFirst()
+        if let spare { Self.deallocate(spare) }
+        spare = chunk
+    }
+
+    @inline(never)
+    private func addChunk() {
+        if let chunk = spare {
+            spare = nil
+            chunks.append(chunk)
+        } else {
+            let records = Self.allocateRecords(byteCount: chunkCapacity * MemoryLayout<TraceRecord>.stride)
+            chunks.append(Chunk(
+                records: records.assumingMemoryBound(to: TraceRecord.self),
+                sizes: .allocate(capacity: chunkCapacity)
+            ))
+        }
+    }
+
+    private static func deallocate(_ chunk: Chunk) {
+        free(chunk.records)
+        chunk.sizes.deallocate()
+    }
+
+    /// Memory for a chunk's records: address space until written. (Offering chunks to
+    /// transparent huge pages cut page faults but made later recordings slower on the machine
+    /// measured, when the kernel had to compact memory for them.)
+    private static func allocateRecords(byteCount: Int) -> UnsafeMutableRawPointer {
+        malloc(byteCount)!
+    }
+
+    /// Removes the oldest record; when `forced` (the ring is at its limit), its parts still
+    /// needed move to the overflow rings.
+    private func letOldestGo(forced: Bool) {
+        let chunk = chunks[0]
+        let size = sizes(chunk)[head]
+        heldSteps &-= Int(size & 3)
+        heldEvents &-= Int(size >> 2 & 1)
+        if forced {
+            split(records(chunk)[head], size)
+        } else if size & 8 != 0 {
+            texts[records(chunk)[head].seq] = nil
+        }
+        head &+= 1
+        count &-= 1
+        if head == chunkCapacity {
+            head = 0
+            retireOldestChunk()
+        }
+    }
+
+    /// `record`, let go while at the limit: its parts still needed go to the overflow rings.
+    @inline(never)
+    private func split(_ record: TraceRecord, _ size: UInt8) {
+        splits += 1
+        var copies = 0
+        if size & 3 != 0, heldSteps < steps {
+            var part = record
+            part.parts.remove(.keptEvent)
+            copies += 1
+            if let gone = overflowSteps.append(part, reportingGone: true) { release(gone) }
+        }
+        if size & 4 != 0, heldEvents < events {
+            var part = record
+            part.parts.remove(.keptSteps)
+            copies += 1
+            if let gone = overflowEvents.append(part, reportingGone: true) { release(gone) }
+        }
+        if size & 8 != 0 {
+            if copies == 0 { texts[record.seq] = nil }
+            if copies == 2 { sharedTexts.insert(record.seq) }
+        }
+    }
+
+    /// A copy let go by an overflow ring: its text goes with its last copy.
+    private func release(_ record: TraceRecord) {
+        guard record.parts.contains(.text) else { return }
+        if sharedTexts.remove(record.seq) == nil { texts[record.seq] = nil }
+    }
+
+    /// Every record held (the overflow parts first, then the chunks' oldest first).
+    func appendRecords(to result: inout [TraceRecord]) {
+        result.reserveCapacity(result.count + count + overflowSteps.count + overflowEvents.count)
+        result.append(contentsOf: overflowSteps.elements)
+        result.append(contentsOf: overflowEvents.elements)
+        var place = head, left = count
+        for chunk in chunks where left > 0 {
+            let taken = min(left, chunkCapacity - place)
+            result.append(contentsOf: UnsafeBufferPointer(start: records(chunk) + place, count: taken))
+            left -= taken
+            place = 0
+        }
+    }
+}
+
+/// `Ring` for plain data (no references): the elements live in memory allocated once (address
+/// space only: pages become resident as the ring fills) and are written and overwritten like
+/// integers, with no uniqueness or bounds checks. A class: copies of it share the storage, so
+/// read it only where it is written (under the recorder's lock).
+final class PlainRing<Element>: @unchecked Sendable {
+    let capacity: Int
+    private let storage: UnsafeMutablePointer<Element>
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private var head = 0
+    @exclusivity(unchecked) private(set) var dropped = 0
+
+    init(capacity: Int) {
+        precondition(_isPOD(Element.self), "PlainRing holds plain data only")
+        self.capacity = capacity
+        storage = .allocate(capacity: max(capacity, 1))
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Appends `element`; when asked, returns the element let go to make room (`element` itself
+    /// when the capacity is 0), if any.
+    @inline(__always)
+    func append(_ element: Element, reportingGone: Bool) -> Element? {
+        if count < capacity {
+            (storage + count).initialize(to: element)
+            count += 1
+            return nil
+        }
+        dropped += 1
+        if capacity == 0 { return reportingGone ? element : nil }
+        let slot = storage + head
+        let gone: Element? = reportingGone ? slot.pointee : nil
+        slot.pointee = element
+        head += 1
+        if head == capacity { head = 0 }
+        return gone
+    }
+
+    /// Oldest first.
+    var elements: [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        result.append(contentsOf: UnsafeBufferPointer(start: storage + head, count: count - head))
+        result.append(contentsOf: UnsafeBufferPointer(start: storage, count: head))
+        return result
+    }
+}

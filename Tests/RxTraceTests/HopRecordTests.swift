@@ -1,0 +1,242 @@
+import Foundation
+import Testing
+@testable import RxCore
+import RxTrace
+
+/// The recorder keeps one record per traced call (a hop's `forwardOn` step and the event it
+/// carries together) and expands it into steps and events when the trace is read: what a
+/// document says must be what separate step and event rings would have said.
+@Suite(.serialized) struct HopRecordTests {
+    // MARK: Expansion
+
+    /// One element through `create` → `map` → `subscribe`: each traced call's step and event,
+    /// in the order (and with the consecutive `seq`s) the documents' step9 gives.
+    @Test func eachHopExpandsIntoItsStepsAndEventInOrder() {
+        let trace = checkingNoLeaks {
+            Trace.record {
+                let d = Observable<Int>.create { observer in
+                    observer.onNext(1)
+                    return Disposables.create()
+                }
+                .map { $0 * 10 }
+                .subscribe(onNext: { _ in })
+                d.dispose()
+            }
+        }
+        let types = Dictionary(uniqueKeysWithValues: trace.nodes.map { ($0.id, $0.type) })
+        func name(_ id: UInt64) -> String { id == 0 ? "0" : types[id] ?? "?" }
+        let items: [(seq: UInt64, line: String)] =
+            trace.steps.filter { $0.detail?.hasPrefix("next(") == true }.map {
+                ($0.seq, "\($0.call.rawValue) \(name($0.from))→\(name($0.to)) \($0.detail ?? "")")
+            }
+            + trace.events.filter { $0.kind == .next }.map {
+                ($0.seq, "event \(name($0.node)) next(\($0.value ?? ""))")
+            }
+        let sorted = items.sorted { $0.seq < $1.seq }
+        #expect(sorted.map(\.line) == [
+            "on 0→AnonymousObservableSink next(1)",
+            "event AnonymousObservableSink next(1)",
+            "forwardOn AnonymousObservableSink→MapSink next(1)",
+            "event MapSink next(1)",
+            "forwardOn MapSink→AnonymousObserver next(10)",
+            "on 0→AnonymousObserver next(10)",
+            "event AnonymousObserver next(10)",
+            "onCore 0→AnonymousObserver next(10)",
+        ])
+        // One clock value each, none skipped: nothing else happened in between.
+        let seqs = sorted.map(\.seq)
+        #expect(seqs == Array(seqs[0]...(seqs[0] + UInt64(seqs.count) - 1)))
+    }
+
+    // MARK: The ring
+
+    /// A run that mixes every kind of record: hops with and without their event, received and
+    /// observed elements, stop events, steps of the subscribe flow, long texts kept aside.
+    private func mixedRun(_ options: TraceRecorder.Options) -> TraceDocument {
+        checkingNoLeaks {
+            Trace.record(options: options) {
+                let subject = PublishSubject<String>()
+                let fromSubject = subject.map { $0 + "!" }.subscribe(onNext: { _ in })
+                let direct = subject.subscribe(onNext: { _ in })
+                let numbers = Observable.from(Array(1...30)).map { $0 * 3 }.filter { $0 % 2 == 0 }
+                    .subscribe(onNext: { _ in })
+                for i in 0..<6 {
+                    subject.onNext(i.isMultiple(of: 2) ? "\(i)" : "a value too long to sit in a record, number \(i)")
+                }
+                subject.onCompleted()
+                fromSubject.dispose()
+                direct.dispose()
+                numbers.dispose()
+            }
+        }
+    }
+
+    /// Steps as a document gives them, without what differs between two runs (nothing here).
+    private func stepKeys(_ steps: some Sequence<TraceStep>) -> [String] {
+        steps.map { "\($0.seq) \($0.call.rawValue) \($0.from)→\($0.to) \($0.detail ?? "-")" }
+    }
+
+    /// Events without their time (two runs differ only there).
+    private func eventKeys(_ events: some Sequence<TraceEvent>) -> [String] {
+        events.map { "\($0.seq) \($0.node) \($0.kind.rawValue) \($0.value ?? "-")" }
+    }
+
+    @Test(arguments: [TraceRecorder.Keep.all, .events], [1, 2, 5, 17, 64])
+    func aSmallRingKeepsTheNewestOfEach(keep: TraceRecorder.Keep, capacity: Int) {
+        let full = mixedRun(TraceRecorder.Options(keep: keep))
+        let small = mixedRun(TraceRecorder.Options(keep: keep, ringCapacity: capacity))
+        #expect(full.dropped == DroppedCounts())
+        if keep == .all { #expect(full.steps.count > 64) }
+        #expect(full.events.count > 64)
+        #expect(stepKeys(small.steps) == stepKeys(full.steps.suffix(capacity)))
+        #expect(eventKeys(small.events) == eventKeys(full.events.suffix(capacity)))
+        #expect(small.dropped.steps == full.steps.count - small.steps.count)
+        #expect(small.dropped.events == full.events.count - small.events.count)
+    }
+
+    /// A stand-in for what the core records, for driving a `RecordRing` directly.
+    private struct Generator {
+        var state: UInt64
+        var seq: UInt64 = 1
+
+        mutating func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 33
+        }
+
+        /// A record of a random shape: a hop with or without its event, an observed element,
+        /// a step alone, an event alone; a few with their value kept aside as text.
+        mutating func record(keepSteps: Bool) -> (TraceRecord, String?) {
+            var shape: TraceRecord.Shape = [.forwarded, .received, .observed, .step][Int(next() % 4)]
+            var parts: TraceRecord.Parts = []
+            if keepSteps, next() % 5 != 0 { parts.formUnion([.steps, .keptSteps]) }
+            if shape != .step, next() % 3 != 0 { parts.formUnion([.event, .keptEvent]) }
+            if parts.isEmpty {
+                shape = .received
+                parts = [.event, .keptEvent]
+            }
+            let text: String? = next() % 7 == 0 ? "text of \(seq)" : nil
+            if text != nil { parts.insert(.text) }
+            let record = TraceRecord(
+                seq: seq, time: 0, words: (seq, 0, 0), type: text == nil ? Int.self : nil,
+                from: 1, to: 2, thread: 0, call: .on, kind: .next, shape: shape, parts: parts
+            )
+            seq += record.clockValues
+            return (record, text)
+        }
+    }
+
+    /// The `seq`s of the steps and events `records` hold, the newest `steps` and `events`.
+    private func newest(_ records: [TraceRecord], steps: Int, events: Int) -> (steps: [UInt64], events: [UInt64]) {
+        var stepSeqs: [UInt64] = [], eventSeqs: [UInt64] = []
+        for record in records {
+            record.forEachStepSeq { stepSeqs.append($0) }
+            if record.parts.contains(.keptEvent) { eventSeqs.append(record.eventSeq) }
+        }
+        return (Array(stepSeqs.sorted().suffix(steps)), Array(eventSeqs.sorted().suffix(events)))
+    }
+
+    /// Against a model that keeps everything: after every append the ring holds the newest
+    /// steps and events (and their texts), within its bound, whatever the mix of records —
+    /// including long runs of records without events, which make it split records.
+    @Test(arguments: [(4, 4), (4, 0), (0, 4), (1, 1), (16, 16), (30, 10)])
+    func theRingMatchesAModelThatKeepsEverything(steps: Int, events: Int) {
+        let ring = RecordRing(steps: steps, events: events)
+        var generator = Generator(state: UInt64(steps * 31 + events))
+        var all: [TraceRecord] = []
+        var texts: [UInt64: String] = [:]
+        for round in 0..<2_000 {
+            // Stretches of records without events, then of records without steps.
+            var (record, text) = generator.record(keepSteps: steps > 0)
+            if (round / 100).isMultiple(of: 3), record.shape != .step, steps > 0 {
+                record.parts.subtract([.event, .keptEvent])
+                if !record.parts.contains(.steps) { record.parts.formUnion([.steps, .keptSteps]) }
+            }
+            if events == 0 { record.parts.subtract([.event, .keptEvent]) }
+            if record.keptSteps + record.keptEvents == 0 { continue }
+            ring.append(record, text: text)
+            all.append(record)
+            if let text { texts[record.seq] = text }
+
+            var held: [TraceRecord] = []
+            ring.appendRecords(to: &held)
+            let expected = newest(all, steps: steps, events: events)
+            let got = newest(held, steps: steps, events: events)
+            #expect(got.steps == expected.steps)
+            #expect(got.events == expected.events)
+            #expect(ring.count <= ring.limit)
+            #expect(held.count <= ring.limit + steps + events)
+            // Every kept record with a text still has it; texts never outnumber the records.
+            let keptSeqs = Set(expected.steps + expected.events)
+            for record in held where record.parts.contains(.text) {
+                var holdsKept = false
+                record.forEachStepSeq { if keptSeqs.contains($0) { holdsKept = true } }
+                if record.parts.contains(.keptEvent), keptSeqs.contains(record.eventSeq) { holdsKept = true }
+                if holdsKept { #expect(ring.texts[record.seq] == texts[record.seq]) }
+            }
+            #expect(ring.texts.count <= held.count)
+            if got != expected { break }
+        }
+        // The stretches without events made it split records (the path under test).
+        if steps > 0, events > 0 { #expect(ring.splits > 0) }
+        #expect(ring.totalSteps == all.reduce(0) { $0 + $1.keptSteps })
+        #expect(ring.totalEvents == all.reduce(0) { $0 + $1.keptEvents })
+    }
+
+    /// The batch a thread's buffer hands over keeps what appending one by one keeps.
+    @Test func aBatchKeepsWhatAppendingOneByOneKeeps() {
+        let one = RecordRing(steps: 50, events: 50), batch = RecordRing(steps: 50, events: 50)
+        var generator = Generator(state: 7)
+        var pending: [TraceRecord] = []
+        for _ in 0..<5_000 {
+            var (record, _) = generator.record(keepSteps: true)
+            record.parts.remove(.text)
+            record.type = Int.self
+            one.append(record)
+            pending.append(record)
+            if pending.count == 256 {
+                pending.withUnsafeBufferPointer { batch.append(contentsOf: $0) }
+                pending.removeAll()
+            }
+        }
+        pending.withUnsafeBufferPointer { batch.append(contentsOf: $0) }
+        var a: [TraceRecord] = [], b: [TraceRecord] = []
+        one.appendRecords(to: &a)
+        batch.appendRecords(to: &b)
+        #expect(newest(a, steps: 50, events: 50) == newest(b, steps: 50, events: 50))
+        #expect(one.totalSteps == batch.totalSteps && one.totalEvents == batch.totalEvents)
+    }
+
+    // MARK: Anomalies
+
+    /// Deliveries from two threads that take turns under a lock are not concurrent: the check
+    /// (a load and a store, no compare-and-exchange) must not report them.
+    @Test func deliveriesTakingTurnsUnderALockAreNotConcurrent() {
+        let lock = NSLock()
+        let trace = checkingNoLeaks {
+            Trace.record {
+                let observable = Observable<Int>.create { observer in
+                    let group = DispatchGroup()
+                    for thread in 0..<2 {
+                        group.enter()
+                        Thread.detachNewThread {
+                            for i in 0..<500 {
+                                lock.lock()
+                                observer.onNext(thread * 1_000 + i)
+                                lock.unlock()
+                            }
+                            group.leave()
+                        }
+                    }
+                    group.wait()
+                    return Disposables.create()
+                }
+                let d = observable.map { $0 + 1 }.subscribe(onNext: { _ in })
+                d.dispose()
+            }
+        }
+        #expect(trace.nodes.allSatisfy { $0.anomalies.isEmpty })
+        #expect(trace.events.filter { $0.kind == .next }.count == 3 * 1_000)
+        #expect(Set(trace.events.compactMap(\.thread)).count == 2)
+    }
+}
