@@ -48,6 +48,35 @@ import RxTrace
         #expect(seqs == Array(seqs[0]...(seqs[0] + UInt64(seqs.count) - 1)))
     }
 
+    /// A `create` sink whose subscription was disposed (or that has completed) still records
+    /// its own `on` of a late element, and nothing downstream.
+    @Test func aCreateSinkThatNoLongerForwardsRecordsItsOnAlone() {
+        let trace = checkingNoLeaks {
+            Trace.record {
+                var saved: AnyObserver<Int>?
+                let d = Observable<Int>.create { observer in
+                    saved = observer
+                    observer.onNext(1)
+                    return Disposables.create()
+                }
+                .map { $0 * 10 }
+                .subscribe(onNext: { _ in })
+                d.dispose()
+                saved?.onNext(2)
+                saved?.onCompleted()
+                saved?.onNext(3)
+                saved = nil
+            }
+        }
+        let types = Dictionary(uniqueKeysWithValues: trace.nodes.map { ($0.id, $0.type) })
+        for value in [2, 3] {
+            #expect(stepLines(trace).filter { $0.hasSuffix("next(\(value))") }.count == 1)
+            #expect(trace.steps.filter { $0.detail == "next(\(value))" }.map(\.call) == [.on])
+            #expect(trace.events.filter { $0.value == "\(value)" }.map { types[$0.node] } == ["AnonymousObservableSink"])
+        }
+        #expect(trace.events.filter { $0.value == "1" || $0.value == "10" }.count == 3)
+    }
+
     // MARK: The ring
 
     /// A run that mixes every kind of record: hops with and without their event, received and
@@ -105,12 +134,14 @@ import RxTrace
         }
 
         /// A record of a random shape: a hop with or without its event, an observed element,
-        /// a step alone, an event alone; a few with their value kept aside as text.
+        /// a `create` sink's `on` and `forwardOn`, a step alone, an event alone; a few with their
+        /// value kept aside as text.
         mutating func record(keepSteps: Bool) -> (TraceRecord, String?) {
-            var shape: TraceRecord.Shape = [.forwarded, .received, .observed, .step][Int(next() % 4)]
+            var shape: TraceRecord.Shape = [.forwarded, .received, .observed, .step, .receivedForwarded][Int(next() % 5)]
             var parts: TraceRecord.Parts = []
             if keepSteps, next() % 5 != 0 { parts.formUnion([.steps, .keptSteps]) }
             if shape != .step, next() % 3 != 0 { parts.formUnion([.event, .keptEvent]) }
+            if shape == .receivedForwarded, parts.contains(.event), next() % 2 == 0 { parts.insert(.secondEvent) }
             if parts.isEmpty {
                 shape = .received
                 parts = [.event, .keptEvent]
@@ -130,8 +161,8 @@ import RxTrace
     private func newest(_ records: [TraceRecord], steps: Int, events: Int) -> (steps: [UInt64], events: [UInt64]) {
         var stepSeqs: [UInt64] = [], eventSeqs: [UInt64] = []
         for record in records {
-            record.forEachStepSeq { stepSeqs.append($0) }
-            if record.parts.contains(.keptEvent) { eventSeqs.append(record.eventSeq) }
+            record.forEachStep { seq, _, _, _ in stepSeqs.append(seq) }
+            record.forEachEvent { seq, _ in eventSeqs.append(seq) }
         }
         return (Array(stepSeqs.sorted().suffix(steps)), Array(eventSeqs.sorted().suffix(events)))
     }
@@ -149,10 +180,10 @@ import RxTrace
             // Stretches of records without events, then of records without steps.
             var (record, text) = generator.record(keepSteps: steps > 0)
             if (round / 100).isMultiple(of: 3), record.shape != .step, steps > 0 {
-                record.parts.subtract([.event, .keptEvent])
+                record.parts.subtract([.event, .keptEvent, .secondEvent])
                 if !record.parts.contains(.steps) { record.parts.formUnion([.steps, .keptSteps]) }
             }
-            if events == 0 { record.parts.subtract([.event, .keptEvent]) }
+            if events == 0 { record.parts.subtract([.event, .keptEvent, .secondEvent]) }
             if record.keptSteps + record.keptEvents == 0 { continue }
             ring.append(record, text: text)
             all.append(record)
@@ -170,8 +201,8 @@ import RxTrace
             let keptSeqs = Set(expected.steps + expected.events)
             for record in held where record.parts.contains(.text) {
                 var holdsKept = false
-                record.forEachStepSeq { if keptSeqs.contains($0) { holdsKept = true } }
-                if record.parts.contains(.keptEvent), keptSeqs.contains(record.eventSeq) { holdsKept = true }
+                record.forEachStep { seq, _, _, _ in if keptSeqs.contains(seq) { holdsKept = true } }
+                record.forEachEvent { seq, _ in if keptSeqs.contains(seq) { holdsKept = true } }
                 if holdsKept { #expect(ring.texts[record.seq] == texts[record.seq]) }
             }
             #expect(ring.texts.count <= held.count)

@@ -121,12 +121,18 @@ enum RunContext {
 
     @inline(__always)
     static func push(_ local: TraceLocal, _ frame: Frame) {
-        if local.frameDepth < local.frames.count {
-            local.frames[local.frameDepth] = frame
-        } else {
-            local.frames.append(frame)
-        }
+        if local.frameDepth == local.frameCapacity { grow(local) }
+        (local.frames + local.frameDepth).initialize(to: frame)
         local.frameDepth += 1
+    }
+
+    @inline(never)
+    private static func grow(_ local: TraceLocal) {
+        let frames = UnsafeMutablePointer<Frame>.allocate(capacity: local.frameCapacity * 2)
+        frames.moveInitialize(from: local.frames, count: local.frameDepth)
+        local.frames.deallocate()
+        local.frames = frames
+        local.frameCapacity *= 2
     }
 
     static func pop() { pop(TraceLocal.current) }

@@ -102,12 +102,39 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
                 return
             }
             TraceHook.forwardedNext(local, from: traceID, to: observerTraceID, element: element, recordEvent: !observerRecordsEvents)
-            let entered = enterForwarding(local) { Event<Observer.Element>.next(element).debugDescription }
-            RunContext.pushDelivery(local, via: observerTraceID != 0 ? observerTraceID : traceID)
-            observer.onNext(element)
-            RunContext.pop(local)
-            if entered { forwarding.store(0, ordering: .relaxed) }
+            deliverTraced(local, element)
         }
+    }
+
+    /// The `on(.next(element))` of a sink that records its own events (`create`'s), then its
+    /// `forwardNext(element)`, while traced: one record for both (nothing can happen between
+    /// them on this thread), then the delivery.
+    @inline(never)
+    final func tracedReceiveAndForwardNext(_ element: Observer.Element) {
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+            let wasDisposed = self.disposed.load(ordering: .relaxed)
+            guard Tracing.isOn, Tracing.refresh(local) else {
+                if !wasDisposed { observer.onNext(element) }
+                return
+            }
+            if wasDisposed {
+                TraceHook.receivedNext(local, .on, node: traceID, element: element, recordEvent: true)
+                return
+            }
+            TraceHook.receivedAndForwardedNext(local, node: traceID, to: observerTraceID, element: element, recordEvent: !observerRecordsEvents)
+            deliverTraced(local, element)
+        }
+    }
+
+    /// `observer.onNext(element)` inside a traced delivery: the `on` checks and the run context.
+    @inline(__always)
+    private func deliverTraced(_ local: TraceLocal, _ element: Observer.Element) {
+        let entered = enterForwarding(local)
+        if !entered { overlapped(local, element) }
+        RunContext.pushDelivery(local, via: observerTraceID != 0 ? observerTraceID : traceID)
+        observer.onNext(element)
+        RunContext.pop(local)
+        if entered { forwarding.store(0, ordering: .relaxed) }
     }
 
     /// Marks this thread as inside `forwardOn`; records `reentrantOn` or `concurrentOn` when
@@ -118,16 +145,27 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     /// two that start within the same few instructions on two threads may not be. Deliveries
     /// ordered by a lock or a serial queue never look concurrent (the lock orders the stores).
     @inline(__always)
-    private func enterForwarding(_ local: TraceLocal, _ describe: () -> String) -> Bool {
-        // This thread's `TraceLocal` lives as long as the thread: its address names the thread.
-        let me = UInt(bitPattern: Unmanaged.passUnretained(local).toOpaque())
+    private func enterForwarding(_ local: TraceLocal) -> Bool {
         let inside = forwarding.load(ordering: .relaxed)
         if inside == 0 {
-            forwarding.store(me, ordering: .relaxed)
+            forwarding.store(Self.threadKey(local), ordering: .relaxed)
             return true
         }
-        overlapped(reentrant: inside == me, describe())
         return false
+    }
+
+    /// This thread's `TraceLocal` lives as long as the thread: its address names the thread.
+    @inline(__always)
+    private static func threadKey(_ local: TraceLocal) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(local).toOpaque())
+    }
+
+    /// `enterForwarding` found another delivery under way: records the anomaly. Out of line, so
+    /// that the element path never sets up an `Event` (whose metadata would be looked up at
+    /// every element).
+    @inline(never)
+    private func overlapped(_ local: TraceLocal, _ element: Observer.Element) {
+        overlapped(reentrant: forwarding.load(ordering: .relaxed) == Self.threadKey(local), Event<Observer.Element>.next(element).debugDescription)
     }
 
     @inline(never)
@@ -152,7 +190,10 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
             return
         }
         tracer.forwarded(from: traceID, to: observerTraceID, event: event, recordEvent: !observerRecordsEvents)
-        let entered = enterForwarding(local) { event.debugDescription }
+        let entered = enterForwarding(local)
+        if !entered {
+            overlapped(reentrant: forwarding.load(ordering: .relaxed) == Self.threadKey(local), event.debugDescription)
+        }
         RunContext.pushDelivery(local, via: observerTraceID != 0 ? observerTraceID : traceID)
         observer.on(event)
         RunContext.pop(local)

@@ -144,8 +144,10 @@ extension Observable {
     /// `traceReceived(.next(element))`, out of line so untraced `onNext` never builds an `Event`.
     @inline(never)
     func traceReceivedNext(_ element: Element) {
-        guard let tracer = Tracing.active else { return }
-        tracer.receivedNext(.on, node: traceID, element: element, recordEvent: true)
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+            guard Tracing.isOn, Tracing.refresh(local) else { return }
+            TraceHook.receivedNext(local, .on, node: traceID, element: element, recordEvent: true)
+        }
     }
 
     /// While tracing, the handler a subject keeps for `observer` instead of `observer.on`: it
@@ -163,11 +165,17 @@ extension Observable {
         let observerID = traceNodeID(of: observer)
         let recordsOwn = traceRecordsOwnEvents(observer)
         return { event in
-            guard let tracer = Tracing.active else { return observer.on(event) }
-            tracer.forwarded(from: subjectID, to: observerID, event: event, recordEvent: !recordsOwn)
-            RunContext.push(producer: 0, callSite: nil, via: observerID)
-            observer.on(event)
-            RunContext.pop()
+            TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+                guard Tracing.isOn, Tracing.refresh(local) else { return observer.on(event) }
+                if case .next(let element) = event {
+                    TraceHook.forwardedNext(local, from: subjectID, to: observerID, element: element, recordEvent: !recordsOwn)
+                } else {
+                    local.tracer?.forwarded(from: subjectID, to: observerID, event: event, recordEvent: !recordsOwn)
+                }
+                RunContext.pushDelivery(local, via: observerID)
+                observer.on(event)
+                RunContext.pop(local)
+            }
         }
     }
 

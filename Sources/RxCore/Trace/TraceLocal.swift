@@ -23,8 +23,10 @@ final class TraceLocal {
     @exclusivity(unchecked) var virtualNow: Double = 0
 
     // MARK: Run context (`RunContext`)
-    /// Frames above `frameDepth` are stale and overwritten by the next push.
-    @exclusivity(unchecked) var frames: [RunContext.Frame] = []
+    /// A stack of `frameCapacity` frames, `frameDepth` of them in use: plain memory (frames are
+    /// plain data), so a traced delivery's push and pop do no bounds or uniqueness checks.
+    @exclusivity(unchecked) var frames = UnsafeMutablePointer<RunContext.Frame>.allocate(capacity: 16)
+    @exclusivity(unchecked) var frameCapacity = 16
     @exclusivity(unchecked) var frameDepth = 0
     /// Traced deliveries (`forwardOn` of a traced sink, a subject delivering) under way.
     @exclusivity(unchecked) var deliveries = 0
@@ -59,6 +61,7 @@ final class TraceLocal {
     static var existing: TraceLocal? { key.existing }
 
     deinit {
+        defer { frames.deallocate() }
         // The thread exits: its pending records go to the rings of their recorder, when that is
         // still the one this thread holds (else the recorder keeps the buffer and reads it at
         // snapshot). No weak reference to the recorder: one would make every retain and release

@@ -320,6 +320,39 @@ public final class TraceRecorder: RxTracer {
         }
     }
 
+    /// `receivedNext(.on, node:…)` and then `forwardedNext(from: node, …)`, as one record: a
+    /// sink's own `on` and the `forwardOn` it does next (`create`'s sink), with nothing between
+    /// them on this thread.
+    @inline(__always)
+    func receivedAndForwardedNext<Element>(_ traceLocal: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
+        if !keepSteps && !keepEvents { return }
+        let from = local(node), to = local(observer)
+        guard Self.isPlain(Element.self), from != 0 else {
+            receivedNext(traceLocal, .on, node: node, element: element, recordEvent: true)
+            forwardedNext(traceLocal, from: node, to: observer, element: element, recordEvent: recordEvent)
+            return
+        }
+        let secondEvent = keepEvents && recordEvent && to != 0
+        let count: UInt64 = (keepSteps ? 2 : 0) + (keepEvents ? 1 : 0) + (secondEvent ? 1 : 0)
+        let time = keepEvents ? eventTime(traceLocal, .receivedForwarded, node: from) : (0 as UInt64, false)
+        var parts: TraceRecord.Parts = keepSteps ? [.steps, .keptSteps] : []
+        if keepEvents { parts.formUnion([.event, .keptEvent]) }
+        if secondEvent { parts.insert(.secondEvent) }
+        if time.1 { parts.insert(.virtual) }
+        let thread = TraceThreads.current(traceLocal)
+        let seq = tick(count)
+        buffer(traceLocal)._withUnsafeGuaranteedRef { buffer in
+            buffer.append(self) { slot in
+                slot.initialize(to: TraceRecord(
+                    seq: seq, time: time.0, words: (0, 0, 0), type: Element.self,
+                    from: UInt32(truncatingIfNeeded: from), to: UInt32(truncatingIfNeeded: to),
+                    thread: thread, call: .on, kind: .next, shape: .receivedForwarded, parts: parts
+                ))
+                (UnsafeMutableRawPointer(slot) + TraceRecord.wordsOffset).storeBytes(of: element, as: Element.self)
+            }
+        }
+    }
+
     /// The record of a `next` whose element is kept as its bytes (`isPlain`): written in place
     /// into this thread's buffer.
     @inline(__always)
@@ -474,8 +507,8 @@ public final class TraceRecorder: RxTracer {
         stepRefs.reserveCapacity(records.count)
         eventRefs.reserveCapacity(records.count)
         for (index, record) in records.enumerated() {
-            record.forEachStepSeq { stepRefs.append(RecordRef(seq: $0, index: index)) }
-            if record.parts.contains(.keptEvent) { eventRefs.append(RecordRef(seq: record.eventSeq, index: index)) }
+            record.forEachStep { seq, _, _, _ in stepRefs.append(RecordRef(seq: seq, index: index)) }
+            record.forEachEvent { seq, _ in eventRefs.append(RecordRef(seq: seq, index: index)) }
         }
         let keptSteps = Self.newest(&stepRefs, options.keep == .all ? options.ringCapacity : 0)
         let keptEvents = Self.newest(&eventRefs, options.keep != .graph ? options.ringCapacity : 0)
@@ -504,15 +537,17 @@ public final class TraceRecorder: RxTracer {
         let edges = state.edges.filter { kept.contains($0.from) && kept.contains($0.to) }
         let steps = keptSteps.lazy.filter { $0.seq > since }.map { ref -> TraceStep in
             let record = records[ref.index]
-            let (call, from) = record.step(at: ref.seq)
+            let (call, from, to) = record.step(at: ref.seq)
             let value = self.describe(record, texts: texts)
             let detail = record.shape == .step ? value : TraceEventKind.describe(record.kind, value)
-            return TraceStep(seq: ref.seq, from: UInt64(from), to: UInt64(record.to), call: call, detail: detail, thread: threadName(record.thread))
+            return TraceStep(seq: ref.seq, from: UInt64(from), to: UInt64(to), call: call, detail: detail, thread: threadName(record.thread))
         }
-        let events = keptEvents.lazy.filter { $0.seq > since && kept.contains(UInt64(records[$0.index].to)) }.map { ref -> TraceEvent in
+        let events = keptEvents.lazy.filter {
+            $0.seq > since && kept.contains(UInt64(records[$0.index].eventNode(at: $0.seq)))
+        }.map { ref -> TraceEvent in
             let record = records[ref.index]
             return TraceEvent(
-                seq: ref.seq, node: UInt64(record.to), kind: record.kind, value: self.describe(record, texts: texts),
+                seq: ref.seq, node: UInt64(record.eventNode(at: ref.seq)), kind: record.kind, value: self.describe(record, texts: texts),
                 time: Self.seconds(record), virtualTime: record.parts.contains(.virtual), thread: threadName(record.thread)
             )
         }
@@ -617,6 +652,11 @@ public final class TraceRecorder: RxTracer {
         let now: UInt64
         if traceLocal.deliveries > 0 {
             now = traceLocal.time
+        } else if shape == .receivedForwarded {
+            // The `on` reads the clock and its `forwardOn` reuses the reading.
+            now = Self.monotonicNanoseconds()
+            traceLocal.time = now
+            traceLocal.timeOwner = 0
         } else if shape == .forwarded {
             if traceLocal.timeOwner != node || node == 0 {
                 traceLocal.time = Self.monotonicNanoseconds()

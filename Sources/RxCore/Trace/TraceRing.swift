@@ -6,17 +6,17 @@ import Musl
 import Darwin
 #endif
 
-/// One traced call as the recorder keeps it: the step (or steps) and the event that call
-/// recorded, in one record of 64 bytes (one cache line), expanded into the document's steps and
-/// events only when the trace is read. A hop `forwardOn` of `next(3)` from sink 4 to sink 5 is
-/// one record standing for the step `forwardOn 4→5 next(3)` at `seq` and the event `next(3)` on
-/// node 5 at `seq + 1`.
+/// One traced call as the recorder keeps it: the step (or steps) and the event (or events) that
+/// call recorded, in one record of 64 bytes (one cache line), expanded into the document's steps
+/// and events only when the trace is read. A hop `forwardOn` of `next(3)` from sink 4 to sink 5
+/// is one record standing for the step `forwardOn 4→5 next(3)` at `seq` and the event `next(3)`
+/// on node 5 at `seq + 1`.
 ///
 /// Plain data (no references): the rings and the per-thread buffers copy and overwrite records
 /// like integers. A value or detail too long to sit in the record lives in `RecordRing.texts`,
 /// under the record's `seq`.
 struct TraceRecord {
-    /// Which records a traced call stands for, and in what order of `seq`.
+    /// Which steps and events a traced call stands for, in the order of their `seq`s.
     enum Shape: UInt8 {
         /// The step `forwardOn` (`from` → `to`), then the event on `to`.
         case forwarded
@@ -26,25 +26,31 @@ struct TraceRecord {
         case observed
         /// The step `call` (`from` → `to`) alone; its detail is the value, as text.
         case step
+        /// A sink's own `on` and the `forwardOn` it does next (`create`'s sink): the step `call`
+        /// (0 → `from`), the event on `from`, the step `forwardOn` (`from` → `to`), the event on
+        /// `to` (`.secondEvent`).
+        case receivedForwarded
     }
 
     struct Parts: OptionSet {
         let rawValue: UInt8
         /// The call recorded its step(s): they took clock values.
         static let steps = Parts(rawValue: 1)
-        /// The call recorded its event: it took a clock value.
+        /// The call recorded its (first) event: it took a clock value.
         static let event = Parts(rawValue: 2)
-        /// This copy holds the step(s). (A record the ring had to split keeps one part per copy.)
+        /// This copy holds the steps. (A record the ring had to split keeps one part per copy.)
         static let keptSteps = Parts(rawValue: 4)
-        /// This copy holds the event.
+        /// This copy holds the events.
         static let keptEvent = Parts(rawValue: 8)
         /// `time` is virtual time.
         static let virtual = Parts(rawValue: 16)
         /// The value is in `RecordRing.texts`, under `seq`.
         static let text = Parts(rawValue: 32)
+        /// `.receivedForwarded` recorded the event on `to` too.
+        static let secondEvent = Parts(rawValue: 64)
     }
 
-    /// The clock value of the first record this call stands for; the others follow it.
+    /// The clock value of the first step or event this call stands for; the others follow it.
     var seq: UInt64
     /// Where `words` sits (checked by `RecordRing.init`): an element is stored straight there.
     static var wordsOffset: Int { 16 }
@@ -65,40 +71,70 @@ struct TraceRecord {
     var shape: Shape
     var parts: Parts
 
+    /// Steps the call recorded.
+    @inline(__always)
+    private var stepCount: Int {
+        parts.contains(.steps) ? (shape == .observed || shape == .receivedForwarded ? 2 : 1) : 0
+    }
+
+    /// Events the call recorded.
+    @inline(__always)
+    private var eventCount: Int {
+        (parts.contains(.event) ? 1 : 0) + (parts.contains(.secondEvent) ? 1 : 0)
+    }
+
     /// Steps held by this copy.
     @inline(__always)
-    var keptSteps: Int {
-        parts.contains(.keptSteps) ? (shape == .observed ? 2 : 1) : 0
-    }
+    var keptSteps: Int { parts.contains(.keptSteps) ? stepCount : 0 }
 
     /// Events held by this copy.
     @inline(__always)
-    var keptEvents: Int { parts.contains(.keptEvent) ? 1 : 0 }
+    var keptEvents: Int { parts.contains(.keptEvent) ? eventCount : 0 }
 
     /// Clock values the call took.
-    var clockValues: UInt64 {
-        (parts.contains(.steps) ? (shape == .observed ? 2 : 1) : 0) + (parts.contains(.event) ? 1 : 0)
-    }
+    var clockValues: UInt64 { UInt64(stepCount + eventCount) }
 
-    /// The `seq` of the event.
-    @inline(__always)
-    var eventSeq: UInt64 { parts.contains(.steps) ? seq &+ 1 : seq }
-
-    /// The `seq` of each step this copy holds.
-    func forEachStepSeq(_ body: (UInt64) -> Void) {
+    /// The steps this copy holds: `seq`, call, caller, callee.
+    func forEachStep(_ body: (UInt64, TraceCall, UInt32, UInt32) -> Void) {
         guard parts.contains(.keptSteps) else { return }
-        body(seq)
-        if shape == .observed { body(seq &+ (parts.contains(.event) ? 2 : 1)) }
+        let event: UInt64 = parts.contains(.event) ? 1 : 0
+        switch shape {
+        case .forwarded: body(seq, .forwardOn, from, to)
+        case .received: body(seq, call, 0, to)
+        case .observed:
+            body(seq, .on, 0, to)
+            body(seq &+ 1 &+ event, .onCore, 0, to)
+        case .step: body(seq, call, from, to)
+        case .receivedForwarded:
+            body(seq, call, 0, from)
+            body(seq &+ 1 &+ event, .forwardOn, from, to)
+        }
     }
 
-    /// The step at `stepSeq` (one of `forEachStepSeq`'s): its call and caller.
-    func step(at stepSeq: UInt64) -> (call: TraceCall, from: UInt32) {
-        switch shape {
-        case .forwarded: return (.forwardOn, from)
-        case .received: return (call, 0)
-        case .observed: return (stepSeq == seq ? .on : .onCore, 0)
-        case .step: return (call, from)
+    /// The events this copy holds: `seq`, node.
+    func forEachEvent(_ body: (UInt64, UInt32) -> Void) {
+        guard parts.contains(.keptEvent) else { return }
+        let steps: UInt64 = parts.contains(.steps) ? 1 : 0
+        if shape == .receivedForwarded {
+            if parts.contains(.event) { body(seq &+ steps, from) }
+            if parts.contains(.secondEvent) { body(seq &+ 2 &* steps &+ (parts.contains(.event) ? 1 : 0), to) }
+        } else if parts.contains(.event) {
+            body(seq &+ steps, to)
         }
+    }
+
+    /// The step at `stepSeq` (one of `forEachStep`'s).
+    func step(at stepSeq: UInt64) -> (call: TraceCall, from: UInt32, to: UInt32) {
+        var found: (call: TraceCall, from: UInt32, to: UInt32) = (call, from, to)
+        forEachStep { seq, call, from, to in if seq == stepSeq { found = (call, from, to) } }
+        return found
+    }
+
+    /// The node of the event at `eventSeq` (one of `forEachEvent`'s).
+    func eventNode(at eventSeq: UInt64) -> UInt32 {
+        var found = to
+        forEachEvent { seq, node in if seq == eventSeq { found = node } }
+        return found
     }
 }
 
@@ -190,23 +226,23 @@ final class RecordRing: @unchecked Sendable {
     @inline(__always)
     private func sizes(_ chunk: Chunk) -> UnsafeMutablePointer<UInt8> { chunk.sizes }
 
-    /// Steps kept (bits 0–1), event kept (bit 2), text (bit 3).
+    /// Steps kept (bits 0–1), events kept (bits 2–3), text (bit 4).
     @inline(__always)
     private static func size(_ record: TraceRecord) -> UInt8 {
         UInt8(truncatingIfNeeded: record.keptSteps) | UInt8(truncatingIfNeeded: record.keptEvents) << 2
-            | (record.parts.contains(.text) ? 8 : 0)
+            | (record.parts.contains(.text) ? 16 : 0)
     }
 
     /// Adds `record`, with its `text` when its value is in the text table.
     func append(_ record: TraceRecord, text: String? = nil) {
         let size = Self.size(record)
-        let recordSteps = Int(size & 3), recordEvents = Int(size >> 2 & 1)
+        let recordSteps = Int(size & 3), recordEvents = Int(size >> 2 & 3)
         totalSteps &+= recordSteps
         totalEvents &+= recordEvents
         guard recordSteps + recordEvents > 0 else { return }
         if let text { texts[record.seq] = text }
         if limit == 0 {
-            if size & 8 != 0 { texts[record.seq] = nil }
+            if size & 16 != 0 { texts[record.seq] = nil }
             return
         }
         if count == limit { letOldestGo(forced: true) }
@@ -245,7 +281,7 @@ final class RecordRing: @unchecked Sendable {
                 let size = Self.size(base[copied &+ j])
                 sizes[j] = size
                 addedSteps &+= Int(size & 3)
-                addedEvents &+= Int(size >> 2 & 1)
+                addedEvents &+= Int(size >> 2 & 3)
             }
             copied &+= n
             place &+= n
@@ -267,11 +303,11 @@ final class RecordRing: @unchecked Sendable {
         var sizes = sizes(chunk)
         while true {
             let oldest = sizes[head]
-            let oldestSteps = Int(oldest & 3), oldestEvents = Int(oldest >> 2 & 1)
+            let oldestSteps = Int(oldest & 3), oldestEvents = Int(oldest >> 2 & 3)
             if heldSteps &- oldestSteps < steps || heldEvents &- oldestEvents < events { break }
             heldSteps &-= oldestSteps
             heldEvents &-= oldestEvents
-            if oldest & 8 != 0 { texts[records(chunk)[head].seq] = nil }
+            if oldest & 16 != 0 { texts[records(chunk)[head].seq] = nil }
             head &+= 1
             count &-= 1
             if head == chunkCapacity {
@@ -315,11 +351,20 @@ final class RecordRing: @unchecked Sendable {
         chunk.sizes.deallocate()
     }
 
-    /// Memory for a chunk's records: address space until written. (Offering chunks to
-    /// transparent huge pages cut page faults but made later recordings slower on the machine
-    /// measured, when the kernel had to compact memory for them.)
+    /// Memory for a chunk's records. On Linux a large chunk is made resident at once
+    /// (`MADV_POPULATE_WRITE`, Linux 5.14+; ignored where unknown): one call instead of a page
+    /// fault per 4 KB as the ring fills it, which took about a tenth of recording time. (Offering
+    /// chunks to transparent huge pages also cut the faults but made later recordings slower on
+    /// the machine measured, when the kernel had to compact memory for them.)
     private static func allocateRecords(byteCount: Int) -> UnsafeMutableRawPointer {
-        malloc(byteCount)!
+        #if os(Linux)
+        var pointer: UnsafeMutableRawPointer?
+        if byteCount >= 1 << 20, posix_memalign(&pointer, 4096, byteCount) == 0, let pointer {
+            _ = madvise(pointer, byteCount, 23 /* MADV_POPULATE_WRITE */)
+            return pointer
+        }
+        #endif
+        return malloc(byteCount)!
     }
 
     /// Removes the oldest record; when `forced` (the ring is at its limit), its parts still
@@ -328,10 +373,10 @@ final class RecordRing: @unchecked Sendable {
         let chunk = chunks[0]
         let size = sizes(chunk)[head]
         heldSteps &-= Int(size & 3)
-        heldEvents &-= Int(size >> 2 & 1)
+        heldEvents &-= Int(size >> 2 & 3)
         if forced {
             split(records(chunk)[head], size)
-        } else if size & 8 != 0 {
+        } else if size & 16 != 0 {
             texts[records(chunk)[head].seq] = nil
         }
         head &+= 1
@@ -353,13 +398,13 @@ final class RecordRing: @unchecked Sendable {
             copies += 1
             if let gone = overflowSteps.append(part, reportingGone: true) { release(gone) }
         }
-        if size & 4 != 0, heldEvents < events {
+        if size & 12 != 0, heldEvents < events {
             var part = record
             part.parts.remove(.keptSteps)
             copies += 1
             if let gone = overflowEvents.append(part, reportingGone: true) { release(gone) }
         }
-        if size & 8 != 0 {
+        if size & 16 != 0 {
             if copies == 0 { texts[record.seq] = nil }
             if copies == 2 { sharedTexts.insert(record.seq) }
         }

@@ -427,6 +427,18 @@ enum TraceHook {
         }
     }
 
+    /// `receivedNext(.on, node:…)` then `forwardedNext(from: node, …)`: a sink's own `on` and
+    /// the `forwardOn` it does next, which the recorder keeps as one record.
+    @inline(__always)
+    static func receivedAndForwardedNext<Element>(_ local: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
+        if let recorder = local.recorder {
+            recorder._withUnsafeGuaranteedRef { $0.receivedAndForwardedNext(local, node: node, to: observer, element: element, recordEvent: recordEvent) }
+        } else if let tracer = local.tracer {
+            tracer.receivedNext(.on, node: node, element: element, recordEvent: true)
+            tracer.forwardedNext(from: node, to: observer, element: element, recordEvent: recordEvent)
+        }
+    }
+
     @inline(__always)
     static func observedNext<Element>(_ local: TraceLocal, node: UInt64, element: Element) {
         if let recorder = local.recorder {
