@@ -155,7 +155,7 @@ if let recorder = last {
     print(String(format: "snapshot of the full rings: %.0f ms", snapshotMS))
 }
 if let memoryBefore, let memoryWithRing {
-    print(String(format: "resident memory: %.0f MB before recording, %.0f MB with one full recorder (rings of %d; records of %d and %d bytes)", memoryBefore, memoryWithRing, TraceRecorder.Options.defaultRingCapacity, TraceRecorder.recordSizes.step, TraceRecorder.recordSizes.event))
+    print(String(format: "resident memory: %.0f MB before recording, %.0f MB with one full recorder (newest %d steps and events kept; one %d-byte record per traced call)", memoryBefore, memoryWithRing, TraceRecorder.Options.defaultRingCapacity, TraceRecorder.recordSizes.step))
 }
 
 var eventsNS = Double.infinity, graphNS = Double.infinity
