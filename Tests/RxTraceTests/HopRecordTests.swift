@@ -48,6 +48,40 @@ import RxTrace
         #expect(seqs == Array(seqs[0]...(seqs[0] + UInt64(seqs.count) - 1)))
     }
 
+    /// `create` straight into `subscribe`: the observer records its own event, so the create
+    /// sink's `forwardOn` carries none.
+    @Test func aForwardIntoAnObserverCarriesNoEventOfItsOwn() {
+        let trace = checkingNoLeaks {
+            Trace.record {
+                let d = Observable<Int>.create { observer in
+                    observer.onNext(7)
+                    observer.onCompleted()
+                    return Disposables.create()
+                }
+                .subscribe(onNext: { _ in })
+                d.dispose()
+            }
+        }
+        let types = Dictionary(uniqueKeysWithValues: trace.nodes.map { ($0.id, $0.type) })
+        func name(_ id: UInt64) -> String { id == 0 ? "0" : types[id] ?? "?" }
+        let items: [(seq: UInt64, line: String)] =
+            trace.steps.filter { $0.detail == "next(7)" }.map { ($0.seq, "\($0.call.rawValue) \(name($0.from))→\(name($0.to))") }
+            + trace.events.filter { $0.value == "7" }.map { ($0.seq, "event \(name($0.node))") }
+        let sorted = items.sorted { $0.seq < $1.seq }
+        #expect(sorted.map(\.line) == [
+            "on 0→AnonymousObservableSink",
+            "event AnonymousObservableSink",
+            "forwardOn AnonymousObservableSink→AnonymousObserver",
+            "on 0→AnonymousObserver",
+            "event AnonymousObserver",
+            "onCore 0→AnonymousObserver",
+        ])
+        let seqs = sorted.map(\.seq)
+        #expect(seqs == Array(seqs[0]...(seqs[0] + UInt64(seqs.count) - 1)))
+        let times = Set(trace.events.filter { $0.value == "7" }.map(\.time))
+        #expect(times.count == 1)
+    }
+
     /// A `create` sink whose subscription was disposed (or that has completed) still records
     /// its own `on` of a late element, and nothing downstream.
     @Test func aCreateSinkThatNoLongerForwardsRecordsItsOnAlone() {
