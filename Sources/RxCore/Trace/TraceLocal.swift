@@ -38,15 +38,15 @@ final class TraceLocal {
     @exclusivity(unchecked) var unmanagedBuffer: Unmanaged<TraceRecorder.Buffer>?
     @exclusivity(unchecked) var bufferKey: UInt64 = .max
 
-    private static let key = ThreadLocal<TraceLocal> { TraceLocal() }
+    private static let key = ThreadLocal<TraceLocal>(slot: .trace) { TraceLocal() }
 
     /// This thread's state.
     @inline(__always)
-    static var current: TraceLocal { key.value }
+    static var current: TraceLocal { existing ?? key.value }
 
     /// This thread's state if it was made already.
     @inline(__always)
-    static var existing: TraceLocal? { key.existing }
+    static var existing: TraceLocal? { ThreadLocal<TraceLocal>.existing(.trace) }
 
     deinit {
         // The thread exits: its pending records go to the rings of their recorder, when that is
