@@ -65,12 +65,17 @@ public final class AnonymousObserver<Element>: ObserverBase<Element> {
     }
 
     public override func onNextCore(_ element: Element) {
-        if let eventHandler {
-            eventHandler(.next(element))
+        if eventHandler != nil {
+            wrapNext(element)
         } else {
             nextHandler?(element)
         }
     }
+
+    // Out of line: an `Event<Element>` built here would have its generic metadata looked up
+    // at every element, also on the path that never builds one.
+    @inline(never)
+    private func wrapNext(_ element: Element) { eventHandler?(.next(element)) }
 
     public override func onCompletedCore() {
         if eventHandler != nil {
