@@ -61,7 +61,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "RxCore", swiftSettings: swift5 + coreDefines),
+        .target(name: "CRxThreads"),
+        .target(name: "RxCore", dependencies: ["CRxThreads"], swiftSettings: swift5 + coreDefines),
         .target(name: "RxTesting", dependencies: ["RxCore"], swiftSettings: swift5),
         .target(name: "RxTrace", dependencies: ["RxCore"], swiftSettings: swift5),
         .systemLibrary(

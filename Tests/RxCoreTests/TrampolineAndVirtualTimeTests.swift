@@ -1,3 +1,4 @@
+import Foundation
 import RxCore
 import RxTesting
 import Testing
@@ -12,6 +13,46 @@ struct CurrentThreadSchedulerTests {
             return Disposables.create()
         }
         #expect(inside == false)
+        #expect(CurrentThreadScheduler.isScheduleRequired)
+    }
+
+    /// Each thread has its own trampoline: one running here is not running on another thread,
+    /// and threads that ended leave nothing behind for the next ones.
+    @Test func eachThreadHasItsOwnTrampoline() {
+        func onNewThread(_ body: @escaping @Sendable () -> Void) {
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                body()
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+        }
+        let seen = Collected<String>()
+        _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+            onNewThread {
+                seen.append("other thread required: \(CurrentThreadScheduler.isScheduleRequired)")
+                _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+                    seen.append("other thread inside: \(CurrentThreadScheduler.isScheduleRequired)")
+                    return Disposables.create()
+                }
+            }
+            seen.append("this thread inside: \(CurrentThreadScheduler.isScheduleRequired)")
+            return Disposables.create()
+        }
+        for round in 1...3 {
+            onNewThread {
+                _ = Observable.just(round).map { $0 * 10 }.subscribe(onNext: { seen.append("thread \(round): \($0)") })
+            }
+        }
+        #expect(seen.all == [
+            "other thread required: true",
+            "other thread inside: false",
+            "this thread inside: false",
+            "thread 1: 10",
+            "thread 2: 20",
+            "thread 3: 30",
+        ])
         #expect(CurrentThreadScheduler.isScheduleRequired)
     }
 

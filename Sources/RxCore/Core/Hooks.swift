@@ -7,7 +7,6 @@ public enum Hooks {
     public typealias CustomCaptureSubscriptionCallstack = () -> [String]
 
     private struct State {
-        var recordCallStackOnError = false
         var defaultErrorHandler: DefaultErrorHandler = { callStack, error in
             var message = "Unhandled error happened: \(error)"
             if !callStack.isEmpty {
@@ -21,11 +20,13 @@ public enum Hooks {
     }
 
     private static let state = Mutex(State())
+    // Read at every `subscribe(onNext:…)`: an atomic load rather than a lock.
+    private static let recordsCallStack = Atomic<Bool>(false)
 
     /// Whether `subscribe(onNext:…)` records the subscription's call stack, for the error handler.
     public static var recordCallStackOnError: Bool {
-        get { state.withLock { $0.recordCallStackOnError } }
-        set { state.withLock { $0.recordCallStackOnError = newValue } }
+        get { recordsCallStack.load(ordering: .relaxed) }
+        set { recordsCallStack.store(newValue, ordering: .relaxed) }
     }
 
     /// Called with errors that reach a `subscribe(onNext:…)` without an `onError`.

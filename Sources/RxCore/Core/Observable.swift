@@ -2,14 +2,14 @@
 /// most of them do it by being a `Producer`.
 open class Observable<Element>: ObservableType, TraceIdentifiable {
     // Not retained: counters live as long as the process (the registry holds them).
-    unowned(unsafe) let resourceCounter: ResourceCounter
+    let resourceCounter: Unmanaged<ResourceCounter>
     /// Trace node id (0 when not traced).
     public let traceID: UInt64
 
     /// Counts the new observable and, when tracing, records it as a node.
-    public init(kind: TraceNodeKind = .observable, counter: ResourceCounter? = nil, callSite: CallSite? = nil) {
+    public init(kind: TraceNodeKind = .observable, counter: __shared ResourceCounter? = nil, callSite: CallSite? = nil) {
         let counter = counter ?? ResourceCounter.named("Observable")
-        self.resourceCounter = counter
+        self.resourceCounter = Unmanaged.passUnretained(counter)
         self.traceID = rxBirth(counter, kind, callSite)
     }
 

@@ -7,18 +7,20 @@ open class Producer<Element>: Observable<Element> {
     /// Where the operator was written, for traces.
     public let callSite: CallSite?
 
-    public init(counter: ResourceCounter? = nil, callSite: CallSite? = nil) {
+    public init(counter: __shared ResourceCounter? = nil, callSite: CallSite? = nil) {
         self.callSite = callSite
         super.init(kind: .producer, counter: counter, callSite: callSite)
     }
 
     open override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         if Tracing.isOn { return tracedSubscribe(observer) }
-        if !CurrentThreadScheduler.isScheduleRequired {
+        // `CurrentThreadScheduler.isScheduleRequired`, with one read of the thread's trampoline.
+        let trampoline = CurrentThreadScheduler.currentTrampoline
+        if trampoline.isRunning {
             return subscribeNow(observer)
         } else {
             // `schedule`, minus the escaping closure: the trampoline runs this first, at once.
-            return CurrentThreadScheduler.instance.startTrampoline { subscribeNow(observer) }
+            return CurrentThreadScheduler.start(trampoline) { subscribeNow(observer) }
         }
     }
 

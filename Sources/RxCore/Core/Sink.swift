@@ -9,7 +9,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     public let cancel: Cancelable
     private let disposed = Atomic<Bool>(false)
     // Not retained: counters live as long as the process (the registry holds them).
-    unowned(unsafe) let resourceCounter: ResourceCounter
+    let resourceCounter: Unmanaged<ResourceCounter>
     /// Trace node id (0 when not traced).
     public let traceID: UInt64
     private let observerTraceID: UInt64
@@ -21,9 +21,9 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
 
     // `__owned`: the caller hands over its copies, so storing them moves rather than copies
     // (an existential or generic copy goes through value witnesses).
-    public init(observer: __owned Observer, cancel: __owned Cancelable, counter: ResourceCounter? = nil) {
+    public init(observer: __owned Observer, cancel: __owned Cancelable, counter: __shared ResourceCounter? = nil) {
         let counter = counter ?? ResourceCounter.named("Sink")
-        self.resourceCounter = counter
+        self.resourceCounter = Unmanaged.passUnretained(counter)
         if Tracing.isOn {
             let context = RunContext.current
             let id = rxBirth(counter, .sink, nil)

@@ -16,12 +16,16 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
     @exclusivity(unchecked) private var subscription: Disposable = NopDisposable()
     /// Trace node id (0 when not traced).
     public let traceID: UInt64
+    // The counter, kept so `deinit` does not read the lazily made global again.
+    private let resourceCounter: Unmanaged<ResourceCounter>
 
     init(callSite: CallSite?) {
-        traceID = rxBirth(.sinkDisposer, .disposable, callSite)
+        let counter = ResourceCounter.sinkDisposer
+        resourceCounter = Unmanaged.passUnretained(counter)
+        traceID = rxBirth(counter, .disposable, callSite)
     }
 
-    deinit { rxDeath(.sinkDisposer, traceID) }
+    deinit { rxDeath(resourceCounter, traceID) }
 
     public var isDisposed: Bool {
         state.load(ordering: .acquiring) & Flags.disposed != 0

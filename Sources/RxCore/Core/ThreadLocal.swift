@@ -5,23 +5,40 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CRxThreads
 
 /// A value per thread, created on first use and released when the thread exits.
+///
+/// Reads go through a C `__thread` slot (one load, see CRxThreads.h) rather than
+/// `pthread_getspecific`, a library call: the trampoline is read at every subscription. A
+/// pthread key still owns the value, so its destructor releases it when the thread exits.
 final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
-    // A `let`: a stored `var` of a class is read through a dynamic exclusivity check
+    /// The slots in use: one per `ThreadLocal` (there are two, made once).
+    enum Slot: Int32 {
+        case trampoline = 0
+        case trace = 1
+    }
+
+    // `let`s: a stored `var` of a class is read through a dynamic exclusivity check
     // (`swift_beginAccess`), which cost more than the thread-local lookup itself.
     private let key: pthread_key_t
+    private let slot: Slot
     private let make: () -> Value
 
-    init(_ make: @escaping () -> Value) {
+    init(slot: Slot, _ make: @escaping () -> Value) {
         self.make = make
+        self.slot = slot
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
-            #else
-            if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+            let pointer: UnsafeMutableRawPointer? = pointer
             #endif
+            guard let pointer else { return }
+            // The thread is ending: a late read (another destructor) makes a fresh value.
+            for index in 0..<Int32(CRX_THREAD_SLOTS) where crx_thread_slot(index) == pointer {
+                crx_set_thread_slot(index, nil)
+            }
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
         }
         self.key = key
     }
@@ -29,11 +46,18 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
     /// This thread's value.
     @inline(__always)
     var value: Value {
-        if let pointer = pthread_getspecific(key) {
+        if let pointer = crx_thread_slot(slot.rawValue) {
             return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
         }
+        return makeValue()
+    }
+
+    @inline(never)
+    private func makeValue() -> Value {
         let fresh = make()
-        pthread_setspecific(key, Unmanaged.passRetained(fresh as AnyObject).toOpaque())
+        let pointer = Unmanaged.passRetained(fresh as AnyObject).toOpaque()
+        pthread_setspecific(key, pointer)
+        crx_set_thread_slot(slot.rawValue, pointer)
         return fresh
     }
 
@@ -41,14 +65,26 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
     /// `_withUnsafeGuaranteedRef` uses it with no retain and release.
     @inline(__always)
     var unmanagedValue: Unmanaged<Value> {
-        if let pointer = pthread_getspecific(key) { return Unmanaged<Value>.fromOpaque(pointer) }
-        return Unmanaged.passUnretained(value)
+        if let pointer = crx_thread_slot(slot.rawValue) { return Unmanaged<Value>.fromOpaque(pointer) }
+        return Unmanaged.passUnretained(makeValue())
+    }
+
+    /// `existing`, unretained.
+    @inline(__always)
+    static func unmanagedExisting(_ slot: Slot) -> Unmanaged<Value>? {
+        guard let pointer = crx_thread_slot(slot.rawValue) else { return nil }
+        return Unmanaged<Value>.fromOpaque(pointer)
     }
 
     /// This thread's value if it was made already.
     @inline(__always)
-    var existing: Value? {
-        guard let pointer = pthread_getspecific(key) else { return nil }
+    var existing: Value? { Self.existing(slot) }
+
+    /// The value in `slot` if this thread made it already, without touching the
+    /// `ThreadLocal` itself (a lazily made global, so a `swift_once` check per use).
+    @inline(__always)
+    static func existing(_ slot: Slot) -> Value? {
+        guard let pointer = crx_thread_slot(slot.rawValue) else { return nil }
         return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
     }
 }

@@ -6,7 +6,7 @@
 func rxBirth(_ counter: ResourceCounter, _ kind: TraceNodeKind, _ callSite: CallSite?) -> UInt64 {
     counter.increment()
     #if !RX_NO_TRACE
-    _ = TraceAutostart.once // `RXTRACE=…`: read once, at the first object (a `swift_once` check after)
+    TraceAutostart.check() // `RXTRACE=…`: read once, at the first object (an atomic flag after)
     #endif
     guard let tracer = Tracing.active else { return 0 }
     return tracedBirth(tracer, counter, kind, callSite)
@@ -26,6 +26,13 @@ func tracedBirth(_ tracer: any RxTracer, _ counter: ResourceCounter, _ kind: Tra
 @inline(__always)
 func rxDeath(_ counter: ResourceCounter, _ id: UInt64) {
     counter.decrement()
+    if id != 0, let tracer = Tracing.active { tracer.deinitialized(id) }
+}
+
+/// `rxDeath` for a counter an object keeps unretained: no retain/release around the count.
+@inline(__always)
+func rxDeath(_ counter: Unmanaged<ResourceCounter>, _ id: UInt64) {
+    counter._withUnsafeGuaranteedRef { $0.decrement() }
     if id != 0, let tracer = Tracing.active { tracer.deinitialized(id) }
 }
 

@@ -12,14 +12,14 @@ public protocol Cancelable: Disposable {
 /// Base class of the core's disposables: counts itself and, when tracing, is a trace node.
 open class DisposeBase: TraceIdentifiable {
     // Not retained: counters live as long as the process (the registry holds them).
-    unowned(unsafe) let resourceCounter: ResourceCounter
+    let resourceCounter: Unmanaged<ResourceCounter>
     /// Trace node id (0 when not traced).
     public let traceID: UInt64
 
     /// `counter` names the type in resource counts; subclasses outside the core may omit it.
-    public init(counter: ResourceCounter? = nil, callSite: CallSite? = nil) {
+    public init(counter: __shared ResourceCounter? = nil, callSite: CallSite? = nil) {
         let counter = counter ?? ResourceCounter.named("Disposable")
-        self.resourceCounter = counter
+        self.resourceCounter = Unmanaged.passUnretained(counter)
         self.traceID = rxBirth(counter, .disposable, callSite)
     }
 

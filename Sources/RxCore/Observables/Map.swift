@@ -9,9 +9,11 @@ extension ObservableType {
     }
 }
 
-final class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType {
+// `ResultType` is a parameter of its own (RxSwift derives it from `Observer`) so that every
+// element's result has its type at hand in the class, rather than looked up through
+// `Observer`'s conformance (a runtime call per element).
+final class MapSink<SourceType, ResultType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == ResultType {
     typealias Transform = (SourceType) throws -> ResultType
-    typealias ResultType = Observer.Element
     typealias Element = SourceType
 
     private let transform: Transform

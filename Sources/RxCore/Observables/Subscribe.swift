@@ -11,6 +11,7 @@ extension ObservableType {
     /// ```swift
     /// observable.subscribe(onNext: { text in print(text) }).disposed(by: disposeBag)
     /// ```
+    @inlinable
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onError: ((Swift.Error) -> Void)? = nil,
@@ -19,37 +20,15 @@ extension ObservableType {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Disposable {
-        let disposable: Disposable
-        if let onDisposed {
-            disposable = Disposables.create(with: onDisposed, file: file, line: line)
-        } else {
-            // Nothing to run on dispose: not a node of its own (001's trace has none here).
-            disposable = NopDisposable.noOp
-        }
-
-        let callStack = Hooks.recordCallStackOnError ? Hooks.customCaptureSubscriptionCallstack() : []
-
-        let observer = AnonymousObserver<Element>({ event in
-            switch event {
-            case .next(let value):
-                onNext?(value)
-            case .error(let error):
-                if let onError {
-                    onError(error)
-                } else {
-                    Hooks.defaultErrorHandler(callStack, error)
-                }
-                disposable.dispose()
-            case .completed:
-                onCompleted?()
-                disposable.dispose()
-            }
-        }, next: onNext, callSite: CallSite(file, line))
-        return BinaryDisposable(asObservable().subscribe(observer), disposable, callSite: CallSite(file, line))
+        // Inlinable, so the caller's module names `AnonymousObserver<Element>` for a concrete
+        // `Element`; unspecialised code would look its generic metadata up at every call.
+        let callSite = CallSite(file, line)
+        let observer = AnonymousObserver<Element>(
+            onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed, callSite: callSite
+        )
+        return observer.subscription(asObservable().subscribe(observer), callSite: callSite)
     }
 
-    /// Like `subscribe(onNext:…)`, passing `object` (held weakly) to each closure; events after
-    /// `object` is gone are dropped.
     public func subscribe<Object: AnyObject>(
         with object: Object,
         onNext: ((Object, Element) -> Void)? = nil,

@@ -5,13 +5,13 @@ import Synchronization
 open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, TraceSelfRecording {
     private let isStopped = Atomic<Bool>(false)
     // Not retained: counters live as long as the process (the registry holds them).
-    unowned(unsafe) let resourceCounter: ResourceCounter
+    let resourceCounter: Unmanaged<ResourceCounter>
     /// Trace node id (0 when not traced).
     public let traceID: UInt64
 
-    public init(counter: ResourceCounter? = nil, callSite: CallSite? = nil) {
+    public init(counter: __shared ResourceCounter? = nil, callSite: CallSite? = nil) {
         let counter = counter ?? ResourceCounter.named("ObserverBase")
-        self.resourceCounter = counter
+        self.resourceCounter = Unmanaged.passUnretained(counter)
         self.traceID = rxBirth(counter, .observer, callSite)
     }
 

@@ -18,20 +18,23 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, @unchecked Se
     }
 
     /// This thread's trampoline (made on first use).
-    static var currentTrampoline: Trampoline { trampoline.value }
+    @inline(__always)
+    static var currentTrampoline: Trampoline {
+        ThreadLocal<Trampoline>.existing(.trampoline) ?? trampoline.value
+    }
 
-    private static let trampoline = ThreadLocal<Trampoline> { Trampoline() }
+    private static let trampoline = ThreadLocal<Trampoline>(slot: .trampoline) { Trampoline() }
 
     private init() {}
 
     /// True when no trampoline is running on this thread, so a `schedule` call must start one
     /// (000: `CurrentThreadScheduler.isScheduleRequired`).
     public static var isScheduleRequired: Bool {
-        !(trampoline.existing?.isRunning ?? false)
+        !(ThreadLocal<Trampoline>.existing(.trampoline)?.isRunning ?? false)
     }
 
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        let trampoline = Self.trampoline.value
+        let trampoline = Self.currentTrampoline
         if trampoline.isRunning {
             let item = ScheduledItem { action(state) }
             trampoline.queue.append(item)
@@ -44,16 +47,15 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, @unchecked Se
     /// trampoline with `action` as its first work, run at once, then drains what it queued.
     /// Because the action runs before this returns it doesn't escape, so nothing is allocated
     /// (the untraced path of `Producer.subscribe`).
-    func startTrampoline(_ action: () -> Disposable) -> Disposable {
-        let trampoline = Self.trampoline.value
-        precondition(!trampoline.isRunning, "startTrampoline: a trampoline already runs on this thread")
-        return Self.runTrampoline(trampoline, first: action)
+    /// Runs `action` as the first work of `trampoline`, which is not running (a `Producer`
+    /// that found `isScheduleRequired`): `schedule` minus the escaping closure.
+    static func start(_ trampoline: Trampoline, _ action: () -> Disposable) -> Disposable {
+        precondition(!trampoline.isRunning, "start: a trampoline already runs on this thread")
+        return runTrampoline(trampoline, first: action)
     }
 
-    /// Queues `item` behind the work already queued on this thread, starting the trampoline if
-    /// none runs. Sequence sinks queue themselves once per element, with no allocation.
     static func enqueue(_ item: any TrampolineItem) {
-        let trampoline = trampoline.value
+        let trampoline = currentTrampoline
         if trampoline.isRunning {
             trampoline.queue.append(item)
         } else {

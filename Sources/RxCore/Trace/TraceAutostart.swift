@@ -20,6 +20,22 @@ public enum TraceAutostart {
 
     private static let running = Mutex<Running?>(nil)
 
+    /// Set once `once` has run: objects check this flag (an atomic load) rather than the lazy
+    /// global's `swift_once`, which is a call into the runtime for every object.
+    private static let checked = Atomic<Bool>(false)
+
+    /// Reads the environment at the first object the core makes.
+    @inline(__always)
+    static func check() {
+        if !checked.load(ordering: .acquiring) { checkOnce() }
+    }
+
+    @inline(never)
+    private static func checkOnce() {
+        _ = once
+        checked.store(true, ordering: .releasing)
+    }
+
     /// Evaluated once, at the first object the core makes.
     static let once: Void = {
         guard let path = getenv("RXTRACE").map({ String(cString: $0) }), !path.isEmpty else { return }

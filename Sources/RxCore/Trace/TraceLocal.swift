@@ -44,21 +44,23 @@ final class TraceLocal {
     @exclusivity(unchecked) var unmanagedBuffer: Unmanaged<TraceRecorder.Buffer>?
     @exclusivity(unchecked) var bufferKey: UInt64 = .max
 
-    private static let key = ThreadLocal<TraceLocal> { TraceLocal() }
+    private static let key = ThreadLocal<TraceLocal>(slot: .trace) { TraceLocal() }
 
     /// This thread's state.
     @inline(__always)
-    static var current: TraceLocal { key.value }
+    static var current: TraceLocal { existing ?? key.value }
 
     /// This thread's state, unretained: `TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef
     /// { local in … }` uses it with no retain and release (each an atomic instruction), which
     /// the per-element hooks cannot afford.
     @inline(__always)
-    static var unmanagedCurrent: Unmanaged<TraceLocal> { key.unmanagedValue }
+    static var unmanagedCurrent: Unmanaged<TraceLocal> {
+        ThreadLocal<TraceLocal>.unmanagedExisting(.trace) ?? key.unmanagedValue
+    }
 
     /// This thread's state if it was made already.
     @inline(__always)
-    static var existing: TraceLocal? { key.existing }
+    static var existing: TraceLocal? { ThreadLocal<TraceLocal>.existing(.trace) }
 
     deinit {
         defer { frames.deallocate() }
