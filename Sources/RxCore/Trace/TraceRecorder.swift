@@ -507,8 +507,12 @@ public final class TraceRecorder: RxTracer {
         stepRefs.reserveCapacity(records.count)
         eventRefs.reserveCapacity(records.count)
         for (index, record) in records.enumerated() {
-            record.forEachStep { seq, _, _, _ in stepRefs.append(RecordRef(seq: seq, index: index)) }
-            record.forEachEvent { seq, _ in eventRefs.append(RecordRef(seq: seq, index: index)) }
+            record.forEachStep { seq, call, from, to in
+                stepRefs.append(RecordRef(seq: seq, index: index, call: call, from: from, to: to))
+            }
+            record.forEachEvent { seq, node in
+                eventRefs.append(RecordRef(seq: seq, index: index, call: .on, from: 0, to: node))
+            }
         }
         let keptSteps = Self.newest(&stepRefs, options.keep == .all ? options.ringCapacity : 0)
         let keptEvents = Self.newest(&eventRefs, options.keep != .graph ? options.ringCapacity : 0)
@@ -537,17 +541,14 @@ public final class TraceRecorder: RxTracer {
         let edges = state.edges.filter { kept.contains($0.from) && kept.contains($0.to) }
         let steps = keptSteps.lazy.filter { $0.seq > since }.map { ref -> TraceStep in
             let record = records[ref.index]
-            let (call, from, to) = record.step(at: ref.seq)
             let value = self.describe(record, texts: texts)
             let detail = record.shape == .step ? value : TraceEventKind.describe(record.kind, value)
-            return TraceStep(seq: ref.seq, from: UInt64(from), to: UInt64(to), call: call, detail: detail, thread: threadName(record.thread))
+            return TraceStep(seq: ref.seq, from: UInt64(ref.from), to: UInt64(ref.to), call: ref.call, detail: detail, thread: threadName(record.thread))
         }
-        let events = keptEvents.lazy.filter {
-            $0.seq > since && kept.contains(UInt64(records[$0.index].eventNode(at: $0.seq)))
-        }.map { ref -> TraceEvent in
+        let events = keptEvents.lazy.filter { $0.seq > since && kept.contains(UInt64($0.to)) }.map { ref -> TraceEvent in
             let record = records[ref.index]
             return TraceEvent(
-                seq: ref.seq, node: UInt64(record.eventNode(at: ref.seq)), kind: record.kind, value: self.describe(record, texts: texts),
+                seq: ref.seq, node: UInt64(ref.to), kind: record.kind, value: self.describe(record, texts: texts),
                 time: Self.seconds(record), virtualTime: record.parts.contains(.virtual), thread: threadName(record.thread)
             )
         }
@@ -581,7 +582,12 @@ public final class TraceRecorder: RxTracer {
     /// A step or event of a record, for sorting them by `seq`.
     private struct RecordRef {
         var seq: UInt64
+        /// The record in the snapshot's array.
         var index: Int
+        /// A step's call, caller and callee; an event's node in `to`.
+        var call: TraceCall
+        var from: UInt32
+        var to: UInt32
     }
 
     /// Sorts `refs` by `seq` and keeps the newest `capacity`.

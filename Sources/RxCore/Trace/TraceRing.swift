@@ -122,20 +122,6 @@ struct TraceRecord {
             body(seq &+ steps, to)
         }
     }
-
-    /// The step at `stepSeq` (one of `forEachStep`'s).
-    func step(at stepSeq: UInt64) -> (call: TraceCall, from: UInt32, to: UInt32) {
-        var found: (call: TraceCall, from: UInt32, to: UInt32) = (call, from, to)
-        forEachStep { seq, call, from, to in if seq == stepSeq { found = (call, from, to) } }
-        return found
-    }
-
-    /// The node of the event at `eventSeq` (one of `forEachEvent`'s).
-    func eventNode(at eventSeq: UInt64) -> UInt32 {
-        var found = to
-        forEachEvent { seq, node in if seq == eventSeq { found = node } }
-        return found
-    }
 }
 
 /// Marks `TraceRecord.words` holding up to 23 bytes of UTF-8, the count in the last byte.
