@@ -7,7 +7,11 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     public let observer: Observer
     /// The `SinkDisposer` of this subscription.
     public let cancel: Cancelable
-    private let disposed = Atomic<Bool>(false)
+    /// `disposedFlag` once disposed, plus `tracedFlag` for a traced sink (set in `init`): one
+    /// load tells the element path that it can go straight on.
+    private let flags: Atomic<UInt8>
+    private static var disposedFlag: UInt8 { 1 }
+    private static var tracedFlag: UInt8 { 2 }
     // Not retained: counters live as long as the process (the registry holds them).
     let resourceCounter: Unmanaged<ResourceCounter>
     /// Trace node id (0 when not traced).
@@ -36,11 +40,13 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
                 traceEdge(producer, id, .run)
             }
             traceEdge(id, downstream, .forward)
+            self.flags = Atomic(id != 0 ? Self.tracedFlag : 0)
         } else {
             counter.increment()
             self.traceID = 0
             self.observerTraceID = 0
             self.observerRecordsEvents = false
+            self.flags = Atomic(0)
         }
         self.observer = consume observer
         self.cancel = consume cancel
@@ -51,26 +57,42 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     /// Sends `event` downstream unless this sink was disposed (step9 of 001).
     @inline(__always)
     public final func forwardOn(_ event: Event<Observer.Element>) {
-        if disposed.load(ordering: .relaxed) { return }
-        #if !RX_NO_TRACE
-        if traceID != 0 {
+        let state = flags.load(ordering: .relaxed)
+        if state != 0 {
+            if state & Self.disposedFlag != 0 { return }
+            #if !RX_NO_TRACE
             tracedForwardOn(event)
             return
+            #endif
         }
-        #endif
         observer.on(event)
     }
 
     /// `forwardOn(.next(element))` without building the `Event`: the hot path of every sink.
     @inline(__always)
     public final func forwardNext(_ element: Observer.Element) {
-        if disposed.load(ordering: .relaxed) { return }
-        #if !RX_NO_TRACE
-        if traceID != 0 {
+        let state = flags.load(ordering: .relaxed)
+        if state != 0 {
+            if state & Self.disposedFlag != 0 { return }
+            #if !RX_NO_TRACE
             tracedForwardNext(element)
             return
+            #endif
         }
-        #endif
+        observer.onNext(element)
+    }
+
+    /// `forwardNext(element)` for a sink that records its own events when traced (`create`'s):
+    /// traced, its `on` and this `forwardOn` are one record.
+    @inline(__always)
+    final func receiveAndForwardNext(_ element: Observer.Element) {
+        let state = flags.load(ordering: .relaxed)
+        if state != 0 {
+            #if !RX_NO_TRACE
+            if state & Self.tracedFlag != 0 { return tracedReceiveAndForwardNext(element) }
+            #endif
+            return
+        }
         observer.onNext(element)
     }
 
@@ -112,7 +134,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     @inline(never)
     final func tracedReceiveAndForwardNext(_ element: Observer.Element) {
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
-            let wasDisposed = self.disposed.load(ordering: .relaxed)
+            let wasDisposed = isDisposed
             guard Tracing.isOn, Tracing.refresh(local) else {
                 if !wasDisposed { observer.onNext(element) }
                 return
@@ -202,7 +224,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
 
     /// Whether `dispose()` was called.
     public final var isDisposed: Bool {
-        @inline(__always) get { disposed.load(ordering: .relaxed) }
+        @inline(__always) get { flags.load(ordering: .relaxed) & Self.disposedFlag != 0 }
     }
 
     /// An observer that forwards into this sink's `forwardOn`, for operators whose inner
@@ -211,7 +233,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
 
     /// Marks the sink disposed and disposes the subscription's `SinkDisposer`.
     open func dispose() {
-        if !disposed.exchange(true, ordering: .acquiringAndReleasing) {
+        if flags.bitwiseOr(Self.disposedFlag, ordering: .acquiringAndReleasing).oldValue & Self.disposedFlag == 0 {
             traceDisposed(traceID)
             cancel.dispose()
         }

@@ -46,18 +46,14 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     }
 
     func onNext(_ element: Element) {
-        #if !RX_NO_TRACE
-        if traceID != 0 { return tracedOnNext(element) }
-        #endif
-        if isStopped.load(ordering: .relaxed) { return }
-        forwardNext(element)
-    }
-
-    /// `onNext` while traced: the `on` and the `forwardOn` that follows it are one record.
-    @inline(never)
-    private func tracedOnNext(_ element: Element) {
-        if isStopped.load(ordering: .relaxed) { return traceOnNext(element) }
-        tracedReceiveAndForwardNext(element)
+        if isStopped.load(ordering: .relaxed) {
+            #if !RX_NO_TRACE
+            if traceID != 0 { traceOnNext(element) }
+            #endif
+            return
+        }
+        // Traced, the `on` and the `forwardOn` that follows it are one record.
+        receiveAndForwardNext(element)
     }
 
     func on(_ event: Event<Element>) {

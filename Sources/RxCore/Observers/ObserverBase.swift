@@ -3,7 +3,11 @@ import Synchronization
 /// Base of terminal observers: lets events through until the first stop event, then nothing
 /// (the "stopped" flag of 001's step9).
 open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, TraceSelfRecording {
-    private let isStopped = Atomic<Bool>(false)
+    /// `stoppedFlag` once stopped, plus `tracedFlag` for a traced observer (set in `init`):
+    /// one load lets an element of an untraced, running observer straight through.
+    private let flags: Atomic<UInt8>
+    private static var stoppedFlag: UInt8 { 1 }
+    private static var tracedFlag: UInt8 { 2 }
     // Not retained: counters live as long as the process (the registry holds them).
     let resourceCounter: Unmanaged<ResourceCounter>
     /// Trace node id (0 when not traced).
@@ -12,7 +16,19 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
     public init(counter: __shared ResourceCounter? = nil, callSite: CallSite? = nil) {
         let counter = counter ?? ResourceCounter.named("ObserverBase")
         self.resourceCounter = Unmanaged.passUnretained(counter)
-        self.traceID = rxBirth(counter, .observer, callSite)
+        let id = rxBirth(counter, .observer, callSite)
+        self.traceID = id
+        self.flags = Atomic(id != 0 ? Self.tracedFlag : 0)
+    }
+
+    private var isStopped: Bool {
+        @inline(__always) get { flags.load(ordering: .relaxed) & Self.stoppedFlag != 0 }
+    }
+
+    /// Sets the stopped flag; true for the call that stopped the observer.
+    @inline(__always)
+    private func stop() -> Bool {
+        flags.bitwiseOr(Self.stoppedFlag, ordering: .acquiringAndReleasing).oldValue & Self.stoppedFlag == 0
     }
 
     deinit { rxDeath(resourceCounter, traceID) }
@@ -21,7 +37,7 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
     public final func on(_ event: Event<Element>) {
         switch event {
         case .next:
-            if !isStopped.load(ordering: .relaxed) {
+            if !isStopped {
                 #if !RX_NO_TRACE
                 if traceID != 0 { traceOn(event) }
                 #endif
@@ -30,7 +46,7 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
                 traceLate(event)
             }
         case .error, .completed:
-            if !isStopped.exchange(true, ordering: .acquiringAndReleasing) {
+            if stop() {
                 #if !RX_NO_TRACE
                 if traceID != 0 { traceOn(event) }
                 #endif
@@ -43,9 +59,11 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
 
     /// `on(.next(element))` without building the `Event` unless a subclass needs one.
     public final func onNext(_ element: Element) {
-        if !isStopped.load(ordering: .relaxed) {
+        let state = flags.load(ordering: .relaxed)
+        if state == 0 { return onNextCore(element) }
+        if state & Self.stoppedFlag == 0 {
             #if !RX_NO_TRACE
-            if traceID != 0 { traceNext(element) }
+            traceNext(element)
             #endif
             onNextCore(element)
         } else if traceID != 0 {
@@ -55,7 +73,7 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
 
     /// `on(.completed)` without building the `Event` unless a subclass needs one.
     public final func onCompleted() {
-        if !isStopped.exchange(true, ordering: .acquiringAndReleasing) {
+        if stop() {
             #if !RX_NO_TRACE
             if traceID != 0 { traceOn(completed: ()) }
             #endif
@@ -116,6 +134,6 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
 
     /// Stops the observer: later events are dropped.
     open func dispose() {
-        if !isStopped.exchange(true, ordering: .acquiringAndReleasing) { traceDisposed(traceID) }
+        if stop() { traceDisposed(traceID) }
     }
 }
