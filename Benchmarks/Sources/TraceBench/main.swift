@@ -25,7 +25,7 @@ import Glibc
 #endif
 
 let events = 1_000_000
-let rounds = 7
+let rounds = 11
 
 /// One pass: `create` emitting `events` integers → `map` → `filter` → `subscribe`.
 @inline(never)
