@@ -9,7 +9,7 @@ extension ObservableType {
     }
 }
 
-final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType, ProducerSink {
     typealias Predicate = (Element) throws -> Bool
     typealias Element = Observer.Element
 
@@ -19,6 +19,13 @@ final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         self.predicate = predicate
         super.init(observer: consume observer, cancel: consume cancel, counter: .filterSink)
     }
+
+    // What `Filter.run` does, for its `SinkRunner` (Core/SinkRunner.swift).
+    convenience init(parent: Filter<Element>, observer: __owned Observer, cancel: __owned Cancelable) {
+        self.init(predicate: parent.predicate, observer: consume observer, cancel: consume cancel)
+    }
+
+    static func source(of parent: Filter<Element>) -> Observable<Element> { parent.source }
 
     func onNext(_ element: Element) {
         do {
@@ -47,8 +54,9 @@ final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
 final class Filter<Element>: Producer<Element> {
     typealias Predicate = (Element) throws -> Bool
 
-    private let source: Observable<Element>
-    private let predicate: Predicate
+    fileprivate let source: Observable<Element>
+    fileprivate let predicate: Predicate
+    private let runners = SinkRunnerCache()
 
     init(source: Observable<Element>, predicate: @escaping Predicate, callSite: CallSite?) {
         self.source = source
@@ -58,6 +66,10 @@ final class Filter<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        // Once this filter has run for this kind of observer: the three lines below, without
+        // looking up `FilterSink<…>`'s type at every subscription (see SinkRunner.swift).
+        if let subscribed = runners.run(self, observer, cancel) { return subscribed }
+        runners.keep(FilterSink<Observer>.self)
         let sink = FilterSink(predicate: predicate, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

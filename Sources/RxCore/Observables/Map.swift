@@ -12,7 +12,7 @@ extension ObservableType {
 // `ResultType` is a parameter of its own (RxSwift derives it from `Observer`) so that every
 // element's result has its type at hand in the class, rather than looked up through
 // `Observer`'s conformance (a runtime call per element).
-final class MapSink<SourceType, ResultType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == ResultType {
+final class MapSink<SourceType, ResultType, Observer: ObserverType>: Sink<Observer>, ObserverType, ProducerSink where Observer.Element == ResultType {
     typealias Transform = (SourceType) throws -> ResultType
     typealias Element = SourceType
 
@@ -22,6 +22,13 @@ final class MapSink<SourceType, ResultType, Observer: ObserverType>: Sink<Observ
         self.transform = transform
         super.init(observer: consume observer, cancel: consume cancel, counter: .mapSink)
     }
+
+    // What `Map.run` does, for its `SinkRunner` (Core/SinkRunner.swift).
+    convenience init(parent: Map<SourceType, ResultType>, observer: __owned Observer, cancel: __owned Cancelable) {
+        self.init(transform: parent.transform, observer: consume observer, cancel: consume cancel)
+    }
+
+    static func source(of parent: Map<SourceType, ResultType>) -> Observable<SourceType> { parent.source }
 
     func onNext(_ element: SourceType) {
         do {
@@ -54,8 +61,9 @@ final class MapSink<SourceType, ResultType, Observer: ObserverType>: Sink<Observ
 final class Map<SourceType, ResultType>: Producer<ResultType> {
     typealias Transform = (SourceType) throws -> ResultType
 
-    private let source: Observable<SourceType>
-    private let transform: Transform
+    fileprivate let source: Observable<SourceType>
+    fileprivate let transform: Transform
+    private let runners = SinkRunnerCache()
 
     init(source: Observable<SourceType>, transform: @escaping Transform, callSite: CallSite?) {
         self.source = source
@@ -65,6 +73,10 @@ final class Map<SourceType, ResultType>: Producer<ResultType> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+        // Once this map has run for this kind of observer: the three lines below, without
+        // looking up `MapSink<…>`'s type at every subscription (see SinkRunner.swift).
+        if let subscribed = runners.run(self, observer, cancel) { return subscribed }
+        runners.keep(MapSink<SourceType, ResultType, Observer>.self)
         let sink = MapSink(transform: transform, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
