@@ -9,8 +9,9 @@ import Synchronization
 // A producer that subscribes again and again with the same kind of observer (the common case)
 // can keep a `SinkRunner<TheSink>` instead: a small object whose class carries the sink's type
 // and conformances as its generic argument, so building the sink and subscribing it reads them
-// from the runner rather than looking them up. The first subscription makes the runner; later
-// ones with that observer type use it; any other observer type takes the producer's plain path.
+// from the runner rather than looking them up. The second subscription makes the runner (a
+// chain subscribed once, as many are, never pays for one); later ones with that observer type
+// use it; any other observer type takes the producer's plain path.
 
 /// A sink that a `SinkRunner` can build: the `run` of its producer, as a type.
 protocol ProducerSink: ObserverType, Disposable {
@@ -52,16 +53,18 @@ struct SinkRunnerCache: ~Copyable {
         }
     }
 
-    // An `Entry` retained by this cache, as its address (0: none yet). Not an
-    // `AtomicLazyReference<Entry>`: that generic struct's methods run unspecialised here and
-    // look up its metadata at every call.
+    // An `Entry` retained by this cache, as its address; `none` before the first run, `ranOnce`
+    // after it. Not an `AtomicLazyReference<Entry>`: that generic struct's methods run
+    // unspecialised here and look up its metadata at every call.
     private let entry = Atomic<Int>(0)
+    private static var none: Int { 0 }
+    private static var ranOnce: Int { 1 }
 
     init() {}
 
     deinit {
         let bits = entry.load(ordering: .acquiring)
-        if bits != 0 { Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
+        if bits > Self.ranOnce { Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
     }
 
     /// Builds and subscribes the sink for `observer` through the kept runner, when it is one
@@ -69,7 +72,7 @@ struct SinkRunnerCache: ~Copyable {
     @inline(__always)
     func run<Observer: ObserverType>(_ parent: AnyObject, _ observer: Observer, _ cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)? {
         let bits = entry.load(ordering: .acquiring)
-        guard bits != 0 else { return nil }
+        guard bits > Self.ranOnce else { return nil }
         // Borrowed, not retained: the cache holds the entry, and the entry its runner.
         return Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { entry in
             guard entry.observerType == ObjectIdentifier(Observer.self) else { return nil }
@@ -77,13 +80,23 @@ struct SinkRunnerCache: ~Copyable {
         }
     }
 
-    /// Keeps a runner of sinks of type `S`, unless one is kept already.
-    @inline(never)
+    /// Notes a run with sinks of type `S`; at the second, keeps a runner of them (unless
+    /// one is kept already).
+    @inline(__always)
     func keep<S: ProducerSink>(_ sinkType: S.Type) {
-        if entry.load(ordering: .acquiring) != 0 { return }
+        let bits = entry.load(ordering: .relaxed)
+        if bits == Self.none {
+            _ = entry.compareExchange(expected: Self.none, desired: Self.ranOnce, ordering: .relaxed)
+        } else if bits == Self.ranOnce {
+            keepRunner(sinkType)
+        }
+    }
+
+    @inline(never)
+    private func keepRunner<S: ProducerSink>(_ sinkType: S.Type) {
         let fresh = Unmanaged.passRetained(Entry(observerType: ObjectIdentifier(S.Downstream.self), runner: SinkRunner<S>()))
         let bits = Int(bitPattern: fresh.toOpaque())
-        if !entry.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing).exchanged {
+        if !entry.compareExchange(expected: Self.ranOnce, desired: bits, ordering: .acquiringAndReleasing).exchanged {
             fresh.release() // another thread kept one first
         }
     }
