@@ -50,6 +50,10 @@ clean:
 ## Benchmarks (release, their own package under Benchmarks/): the core against OpenCombine and
 ## a plain loop, what tracing costs (against a build with the hooks compiled out), rendering.
 bench: deps
+	@# SwiftPM does not notice files added to a path dependency (RxAnatomy itself, after a pull)
+	@# in an existing build folder; dropping the build plans makes it look again.
+	@rm -f Benchmarks/.build/release.yaml Benchmarks/.build/*/release/description.json \
+		Benchmarks/.build-notrace/release.yaml Benchmarks/.build-notrace/*/release/description.json
 	cd Benchmarks && $(SWIFT) build -c release
 	cd Benchmarks && RXANATOMY_NO_TRACE=1 $(SWIFT) build -c release --product TraceBench --scratch-path .build-notrace
 	cd Benchmarks && .build/release/CoreBench

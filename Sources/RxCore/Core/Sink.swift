@@ -7,11 +7,13 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     public let observer: Observer
     /// The `SinkDisposer` of this subscription.
     public let cancel: Cancelable
-    /// `disposedFlag` once disposed, plus `tracedFlag` for a traced sink (set in `init`): one
-    /// load tells the element path that it can go straight on.
+    /// `disposedFlag` once disposed, `stoppedFlag` once a sink that stops (`create`'s) got its
+    /// stop event, plus `tracedFlag` for a traced sink (set in `init`): one load tells the
+    /// element path that it can go straight on.
     private let flags: Atomic<UInt8>
     private static var disposedFlag: UInt8 { 1 }
     private static var tracedFlag: UInt8 { 2 }
+    private static var stoppedFlag: UInt8 { 4 }
     // Not retained: counters live as long as the process (the registry holds them).
     let resourceCounter: Unmanaged<ResourceCounter>
     /// Trace node id (0 when not traced).
@@ -61,8 +63,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
         if state != 0 {
             if state & Self.disposedFlag != 0 { return }
             #if !RX_NO_TRACE
-            tracedForwardOn(event)
-            return
+            if state & Self.tracedFlag != 0 { return tracedForwardOn(event) }
             #endif
         }
         observer.on(event)
@@ -75,25 +76,38 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
         if state != 0 {
             if state & Self.disposedFlag != 0 { return }
             #if !RX_NO_TRACE
-            tracedForwardNext(element)
-            return
+            if state & Self.tracedFlag != 0 { return tracedForwardNext(element) }
             #endif
         }
         observer.onNext(element)
     }
 
-    /// `forwardNext(element)` for a sink that records its own events when traced (`create`'s):
+    /// The `onNext` of a sink that stops at its first stop event and records its own events
+    /// when traced (`create`'s): drops the element once stopped or disposed, else forwards it;
     /// traced, its `on` and this `forwardOn` are one record.
     @inline(__always)
     final func receiveAndForwardNext(_ element: Observer.Element) {
-        let state = flags.load(ordering: .relaxed)
-        if state != 0 {
-            #if !RX_NO_TRACE
-            if state & Self.tracedFlag != 0 { return tracedReceiveAndForwardNext(element) }
-            #endif
-            return
-        }
+        if flags.load(ordering: .relaxed) != 0 { return receiveAndForwardNextFlagged(element) }
         observer.onNext(element)
+    }
+
+    // Out of line, so the element path sets up nothing for it.
+    @inline(never)
+    private func receiveAndForwardNextFlagged(_ element: Observer.Element) {
+        #if !RX_NO_TRACE
+        let state = flags.load(ordering: .relaxed)
+        if state & Self.tracedFlag != 0 { tracedReceiveAndForwardNext(element, stopped: state & Self.stoppedFlag != 0) }
+        #endif
+    }
+
+    /// Marks a sink that stops at its first stop event as stopped; true for the call that did.
+    final func stop() -> Bool {
+        flags.bitwiseOr(Self.stoppedFlag, ordering: .acquiringAndReleasing).oldValue & Self.stoppedFlag == 0
+    }
+
+    /// Whether `stop()` was called.
+    final var isStopped: Bool {
+        @inline(__always) get { flags.load(ordering: .relaxed) & Self.stoppedFlag != 0 }
     }
 
     /// `forwardOn(.error(error))` then `dispose()`: the failure path of a transform, kept out
@@ -132,14 +146,14 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     /// `forwardNext(element)`, while traced: one record for both (nothing can happen between
     /// them on this thread), then the delivery.
     @inline(never)
-    final func tracedReceiveAndForwardNext(_ element: Observer.Element) {
+    final func tracedReceiveAndForwardNext(_ element: Observer.Element, stopped: Bool) {
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
             let wasDisposed = isDisposed
             guard Tracing.isOn, Tracing.refresh(local) else {
-                if !wasDisposed { observer.onNext(element) }
+                if !wasDisposed && !stopped { observer.onNext(element) }
                 return
             }
-            if wasDisposed {
+            if wasDisposed || stopped {
                 TraceHook.receivedNext(local, .on, node: traceID, element: element, recordEvent: true)
                 return
             }

@@ -39,19 +39,13 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     typealias Element = Observer.Element
     typealias Parent = AnonymousObservable<Element>
 
-    private let isStopped = Atomic<Bool>(false)
-
     override init(observer: Observer, cancel: Cancelable, counter: ResourceCounter? = nil) {
         super.init(observer: observer, cancel: cancel, counter: .anonymousObservableSink)
     }
 
+    // Stopped after the first stop event (`stop()`, a flag of `Sink`'s, read with the
+    // disposed and traced flags in one load on the element path).
     func onNext(_ element: Element) {
-        if isStopped.load(ordering: .relaxed) {
-            #if !RX_NO_TRACE
-            if traceID != 0 { traceOnNext(element) }
-            #endif
-            return
-        }
         // Traced, the `on` and the `forwardOn` that follows it are one record.
         receiveAndForwardNext(element)
     }
@@ -62,21 +56,13 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
         #endif
         switch event {
         case .next:
-            if isStopped.load(ordering: .relaxed) { return }
+            if isStopped { return }
             forwardOn(event)
         case .error, .completed:
-            if !isStopped.exchange(true, ordering: .acquiringAndReleasing) {
+            if stop() {
                 forwardOn(event)
                 dispose()
             }
-        }
-    }
-
-    @inline(never)
-    private func traceOnNext(_ element: Element) {
-        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
-            guard Tracing.isOn, Tracing.refresh(local) else { return }
-            TraceHook.receivedNext(local, .on, node: traceID, element: element, recordEvent: true)
         }
     }
 

@@ -59,8 +59,14 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
 
     /// `on(.next(element))` without building the `Event` unless a subclass needs one.
     public final func onNext(_ element: Element) {
+        if flags.load(ordering: .relaxed) == 0 { return onNextCore(element) }
+        onNextFlagged(element)
+    }
+
+    // Out of line, so the element path sets up nothing for it.
+    @inline(never)
+    private func onNextFlagged(_ element: Element) {
         let state = flags.load(ordering: .relaxed)
-        if state == 0 { return onNextCore(element) }
         if state & Self.stoppedFlag == 0 {
             #if !RX_NO_TRACE
             traceNext(element)
