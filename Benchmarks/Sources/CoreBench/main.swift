@@ -3,11 +3,12 @@
 //
 //   cd Benchmarks && swift run -c release CoreBench [--quick]
 //
-// Every figure is the best of several rounds (least disturbed by the machine), and every
-// pipeline does the same work: n integers, `+ 1`, keep the even ones, sum what arrives.
+// Every pipeline does the same work: n integers, `+ 1`, keep the even ones, sum what arrives.
 // The rows of one table take turns round by round (RxCore, OpenCombine, RxCore, …), so a
 // busy moment of the machine falls on both sides of a ratio, and each round is timed in CPU
-// time of the measuring thread, so time the thread spent descheduled does not count.
+// time of the measuring thread, so time the thread spent descheduled does not count. Each row
+// shows its best round (least disturbed by the machine), the ratio of the bests, and the median
+// of the rounds' paired ratios.
 
 import Foundation
 import OpenCombine
@@ -35,17 +36,15 @@ func threadCPUTime() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
-/// The best time of each body over `rounds` rounds, the bodies taking turns in every round.
-func bestInTurns(_ bodies: [() -> Void], rounds: Int) -> [Double] {
-    var fastest = [Double](repeating: .infinity, count: bodies.count)
-    for _ in 0..<rounds {
-        for (index, body) in bodies.enumerated() {
+/// Every round's time of each body (`[round][body]`), the bodies taking turns in every round.
+func timesInTurns(_ bodies: [() -> Void], rounds: Int) -> [[Double]] {
+    (0..<rounds).map { _ in
+        bodies.map { body in
             let start = threadCPUTime()
             body()
-            fastest[index] = min(fastest[index], threadCPUTime() - start)
+            return threadCPUTime() - start
         }
     }
-    return fastest
 }
 
 struct Row {
@@ -54,20 +53,25 @@ struct Row {
     let body: () -> Void
 }
 
+/// Prints one table: each row's best time, its ratio to the baseline's best, and the median of
+/// the ratios of the rounds (the baseline's time in a round over the row's in the same round).
+/// The two agree on a quiet machine; on a busy one the paired median is the steadier figure,
+/// since both sides of a pair ran within a second of each other.
 func table(_ title: String, unit: String, _ rows: [Row], against baseline: String, rounds: Int = rounds) {
-    print("\n## \(title) (best of \(rounds))")
-    let seconds = bestInTurns(rows.map(\.body), rounds: rounds)
-    let base = seconds[rows.firstIndex { $0.name == baseline }!]
+    print("\n## \(title) (\(rounds) rounds)")
+    let times = timesInTurns(rows.map(\.body), rounds: rounds)
+    let baseIndex = rows.firstIndex { $0.name == baseline }!
+    let best = rows.indices.map { index in times.map { $0[index] }.min()! }
     let nameWidth = rows.map(\.name.count).max()! + 2
-    print("| " + "what".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " | \(unit)/s | time | vs \(baseline) |")
-    print("|" + String(repeating: "-", count: nameWidth + 2) + "|---:|---:|---:|")
-    for (row, seconds) in zip(rows, seconds) {
-        let rate = Double(row.units) / seconds
-        let ratio = base / seconds
+    print("| " + "what".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " | \(unit)/s | best time | vs \(baseline), best | median of paired rounds |")
+    print("|" + String(repeating: "-", count: nameWidth + 2) + "|---:|---:|---:|---:|")
+    for (index, row) in rows.enumerated() {
+        let pairs = times.map { $0[baseIndex] / $0[index] }.sorted()
         print("| " + row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-            + " | " + String(format: "%.1fM", rate / 1e6)
-            + " | " + String(format: "%.1f ms", seconds * 1e3)
-            + " | " + String(format: "%.2f×", ratio) + " |")
+            + " | " + String(format: "%.1fM", Double(row.units) / best[index] / 1e6)
+            + " | " + String(format: "%.1f ms", best[index] * 1e3)
+            + " | " + String(format: "%.2f×", best[baseIndex] / best[index])
+            + " | " + String(format: "%.2f×", pairs[pairs.count / 2]) + " |")
     }
 }
 
