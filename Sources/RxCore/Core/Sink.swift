@@ -1,5 +1,11 @@
 import Synchronization
 
+// The bits of `Sink.flags`. Constants at file level: a static property of a generic class is
+// a call into the class's code (it takes the class's metadata), even for a literal.
+private let sinkDisposedFlag: UInt8 = 1
+private let sinkTracedFlag: UInt8 = 2
+private let sinkStoppedFlag: UInt8 = 4
+
 /// The per-subscription worker of a `Producer` (step8 of 001): holds the downstream observer,
 /// forwards events to it with `forwardOn` until disposed, and disposes its `cancel` when done.
 open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
@@ -7,13 +13,10 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     public let observer: Observer
     /// The `SinkDisposer` of this subscription.
     public let cancel: Cancelable
-    /// `disposedFlag` once disposed, `stoppedFlag` once a sink that stops (`create`'s) got its
-    /// stop event, plus `tracedFlag` for a traced sink (set in `init`): one load tells the
+    /// `sinkDisposedFlag` once disposed, `sinkStoppedFlag` once a sink that stops (`create`'s) got its
+    /// stop event, plus `sinkTracedFlag` for a traced sink (set in `init`): one load tells the
     /// element path that it can go straight on.
     private let flags: Atomic<UInt8>
-    private static var disposedFlag: UInt8 { 1 }
-    private static var tracedFlag: UInt8 { 2 }
-    private static var stoppedFlag: UInt8 { 4 }
     // Not retained: counters live as long as the process (the registry holds them).
     let resourceCounter: Unmanaged<ResourceCounter>
     /// Trace node id (0 when not traced).
@@ -42,7 +45,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
                 traceEdge(producer, id, .run)
             }
             traceEdge(id, downstream, .forward)
-            self.flags = Atomic(id != 0 ? Self.tracedFlag : 0)
+            self.flags = Atomic(id != 0 ? sinkTracedFlag : 0)
         } else {
             counter.increment()
             self.traceID = 0
@@ -61,9 +64,9 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     public final func forwardOn(_ event: Event<Observer.Element>) {
         let state = flags.load(ordering: .relaxed)
         if state != 0 {
-            if state & Self.disposedFlag != 0 { return }
+            if state & sinkDisposedFlag != 0 { return }
             #if !RX_NO_TRACE
-            if state & Self.tracedFlag != 0 { return tracedForwardOn(event) }
+            if state & sinkTracedFlag != 0 { return tracedForwardOn(event) }
             #endif
         }
         observer.on(event)
@@ -74,9 +77,9 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     public final func forwardNext(_ element: Observer.Element) {
         let state = flags.load(ordering: .relaxed)
         if state != 0 {
-            if state & Self.disposedFlag != 0 { return }
+            if state & sinkDisposedFlag != 0 { return }
             #if !RX_NO_TRACE
-            if state & Self.tracedFlag != 0 { return tracedForwardNext(element) }
+            if state & sinkTracedFlag != 0 { return tracedForwardNext(element) }
             #endif
         }
         observer.onNext(element)
@@ -96,18 +99,18 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     private func receiveAndForwardNextFlagged(_ element: Observer.Element) {
         #if !RX_NO_TRACE
         let state = flags.load(ordering: .relaxed)
-        if state & Self.tracedFlag != 0 { tracedReceiveAndForwardNext(element, stopped: state & Self.stoppedFlag != 0) }
+        if state & sinkTracedFlag != 0 { tracedReceiveAndForwardNext(element, stopped: state & sinkStoppedFlag != 0) }
         #endif
     }
 
     /// Marks a sink that stops at its first stop event as stopped; true for the call that did.
     final func stop() -> Bool {
-        flags.bitwiseOr(Self.stoppedFlag, ordering: .acquiringAndReleasing).oldValue & Self.stoppedFlag == 0
+        flags.bitwiseOr(sinkStoppedFlag, ordering: .acquiringAndReleasing).oldValue & sinkStoppedFlag == 0
     }
 
     /// Whether `stop()` was called.
     final var isStopped: Bool {
-        @inline(__always) get { flags.load(ordering: .relaxed) & Self.stoppedFlag != 0 }
+        @inline(__always) get { flags.load(ordering: .relaxed) & sinkStoppedFlag != 0 }
     }
 
     /// `forwardOn(.error(error))` then `dispose()`: the failure path of a transform, kept out
@@ -238,7 +241,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
 
     /// Whether `dispose()` was called.
     public final var isDisposed: Bool {
-        @inline(__always) get { flags.load(ordering: .relaxed) & Self.disposedFlag != 0 }
+        @inline(__always) get { flags.load(ordering: .relaxed) & sinkDisposedFlag != 0 }
     }
 
     /// An observer that forwards into this sink's `forwardOn`, for operators whose inner
@@ -247,7 +250,7 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
 
     /// Marks the sink disposed and disposes the subscription's `SinkDisposer`.
     open func dispose() {
-        if flags.bitwiseOr(Self.disposedFlag, ordering: .acquiringAndReleasing).oldValue & Self.disposedFlag == 0 {
+        if flags.bitwiseOr(sinkDisposedFlag, ordering: .acquiringAndReleasing).oldValue & sinkDisposedFlag == 0 {
             traceDisposed(traceID)
             cancel.dispose()
         }

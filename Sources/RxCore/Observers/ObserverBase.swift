@@ -1,13 +1,15 @@
 import Synchronization
 
+// The bits of `ObserverBase.flags` (file-level constants: see Sink.swift).
+private let observerStoppedFlag: UInt8 = 1
+private let observerTracedFlag: UInt8 = 2
+
 /// Base of terminal observers: lets events through until the first stop event, then nothing
 /// (the "stopped" flag of 001's step9).
 open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, TraceSelfRecording {
-    /// `stoppedFlag` once stopped, plus `tracedFlag` for a traced observer (set in `init`):
+    /// `observerStoppedFlag` once stopped, plus `observerTracedFlag` for a traced observer (set in `init`):
     /// one load lets an element of an untraced, running observer straight through.
     private let flags: Atomic<UInt8>
-    private static var stoppedFlag: UInt8 { 1 }
-    private static var tracedFlag: UInt8 { 2 }
     // Not retained: counters live as long as the process (the registry holds them).
     let resourceCounter: Unmanaged<ResourceCounter>
     /// Trace node id (0 when not traced).
@@ -18,17 +20,17 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
         self.resourceCounter = Unmanaged.passUnretained(counter)
         let id = rxBirth(counter, .observer, callSite)
         self.traceID = id
-        self.flags = Atomic(id != 0 ? Self.tracedFlag : 0)
+        self.flags = Atomic(id != 0 ? observerTracedFlag : 0)
     }
 
     private var isStopped: Bool {
-        @inline(__always) get { flags.load(ordering: .relaxed) & Self.stoppedFlag != 0 }
+        @inline(__always) get { flags.load(ordering: .relaxed) & observerStoppedFlag != 0 }
     }
 
     /// Sets the stopped flag; true for the call that stopped the observer.
     @inline(__always)
     private func stop() -> Bool {
-        flags.bitwiseOr(Self.stoppedFlag, ordering: .acquiringAndReleasing).oldValue & Self.stoppedFlag == 0
+        flags.bitwiseOr(observerStoppedFlag, ordering: .acquiringAndReleasing).oldValue & observerStoppedFlag == 0
     }
 
     deinit { rxDeath(resourceCounter, traceID) }
@@ -67,7 +69,7 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
     @inline(never)
     private func onNextFlagged(_ element: Element) {
         let state = flags.load(ordering: .relaxed)
-        if state & Self.stoppedFlag == 0 {
+        if state & observerStoppedFlag == 0 {
             #if !RX_NO_TRACE
             traceNext(element)
             #endif
