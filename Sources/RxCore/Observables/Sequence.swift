@@ -236,6 +236,13 @@ final class RangeSink<Element: RxAbstractInteger, Observer: ObserverType>: Stepp
             forwardNext(element)
             return !isDisposed
         }
+        return stepOther()
+    }
+
+    /// A step of a range of another integer type, or the end: out of line, so the `Int` step
+    /// above sets up no more than it needs.
+    @inline(never)
+    private func stepOther() -> Bool {
         if remaining > 0 {
             let element = next
             remaining -= 1
