@@ -20,8 +20,10 @@ protocol ProducerSink: ObserverType, Disposable {
 
     init(parent: Parent, observer: __owned Downstream, cancel: __owned Cancelable)
 
-    /// The observable the sink subscribes to.
-    static func source(of parent: Parent) -> Observable<Element>
+    /// The observable the sink subscribes to, unretained (the parent holds it while it runs:
+    /// a retain and release of a subject, whose count lives in a side table once a weak
+    /// reference to it exists, are the slow kind).
+    static func source(of parent: Parent) -> Unmanaged<Observable<Element>>
 }
 
 /// Builds and subscribes sinks for observers of type `Observer`.
@@ -35,7 +37,7 @@ final class SinkRunner<S: ProducerSink>: AnySinkRunner<S.Downstream> {
     override func run(_ parent: AnyObject, _ observer: S.Downstream, _ cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) {
         let parent = unsafeDowncast(parent, to: S.Parent.self)
         let sink = S(parent: parent, observer: observer, cancel: cancel)
-        let subscription = S.source(of: parent).subscribe(sink)
+        let subscription = S.source(of: parent)._withUnsafeGuaranteedRef { $0.subscribe(sink) }
         return (sink: sink, subscription: subscription)
     }
 }

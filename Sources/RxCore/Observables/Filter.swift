@@ -25,7 +25,7 @@ final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType, Pr
         self.init(predicate: parent.predicate, observer: consume observer, cancel: consume cancel)
     }
 
-    static func source(of parent: Filter<Element>) -> Observable<Element> { parent.source }
+    static func source(of parent: Filter<Element>) -> Unmanaged<Observable<Element>> { Unmanaged.passUnretained(parent.source) }
 
     func onNext(_ element: Element) {
         do {

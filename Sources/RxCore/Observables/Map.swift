@@ -28,7 +28,7 @@ final class MapSink<SourceType, ResultType, Observer: ObserverType>: Sink<Observ
         self.init(transform: parent.transform, observer: consume observer, cancel: consume cancel)
     }
 
-    static func source(of parent: Map<SourceType, ResultType>) -> Observable<SourceType> { parent.source }
+    static func source(of parent: Map<SourceType, ResultType>) -> Unmanaged<Observable<SourceType>> { Unmanaged.passUnretained(parent.source) }
 
     func onNext(_ element: SourceType) {
         do {
