@@ -25,8 +25,7 @@ func tracedBirth(_ tracer: any RxTracer, _ counter: ResourceCounter, _ kind: Tra
 
 @inline(__always)
 func rxDeath(_ counter: ResourceCounter, _ id: UInt64) {
-    counter.decrement()
-    if id != 0, let tracer = Tracing.active { tracer.deinitialized(id) }
+    rxDeath(Unmanaged.passUnretained(counter), id)
 }
 
 /// `rxDeath` for a counter an object keeps unretained: no retain/release around the count.

@@ -14,14 +14,8 @@ public final class AnonymousObserver<Element>: ObserverBase<Element> {
     private let stopDisposable: Disposable
     private let callStack: [String]
 
-    public init(_ eventHandler: @escaping EventHandler, file: StaticString = #fileID, line: UInt = #line) {
-        self.eventHandler = eventHandler
-        self.nextHandler = nil
-        self.errorHandler = nil
-        self.completedHandler = nil
-        self.stopDisposable = NopDisposable.noOp
-        self.callStack = []
-        super.init(counter: .anonymousObserver, callSite: CallSite(file, line))
+    public convenience init(_ eventHandler: @escaping EventHandler, file: StaticString = #fileID, line: UInt = #line) {
+        self.init(eventHandler, callSite: CallSite(file, line))
     }
 
     init(_ eventHandler: @escaping EventHandler, callSite: CallSite?) {
