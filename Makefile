@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 # Tests run one at a time: every test checks the process-wide live-object counts.
 SWIFT_TEST_FLAGS ?= --no-parallel
 
-.PHONY: demo test deps build release tsan bench clean
+.PHONY: demo test deps build release tsan bench clean format lint
 
 ## Install what the build needs (libgraphviz-dev), only when it is missing.
 deps:
@@ -36,10 +36,19 @@ demo: deps
 	echo "==> its numbered calls (step1…step9):    $(DEMO_DIR)/flow.svg" && \
 	echo "==> every diagram of the chapter:         $(DEMO_DIR)/"
 
-## Every test: unit, virtual-time, trace, rendering, CLI and chapter transcripts.
-test: deps
+## Every test: unit, virtual-time, trace, rendering, CLI and chapter transcripts (and the format check).
+test: deps lint
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --build-tests
 	$(SWIFT) test $(SWIFT_BUILD_FLAGS) $(SWIFT_TEST_FLAGS) --skip-build
+
+## Formatting: `swift format` (in the toolchain) with the configuration in .swift-format (120 columns).
+FORMAT_PATHS := Package.swift Sources Tests Chapters Benchmarks/Package.swift Benchmarks/Sources
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
+
+## Fails when a file is not formatted as `make format` would write it.
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
 
 release: deps
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)

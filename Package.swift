@@ -58,7 +58,7 @@ let package = Package(
         .executable(name: "rxtrace", targets: ["rxtrace"]),
     ] + chapters.map { .executable(name: "chapter\($0.0)", targets: ["chapter\($0.0)"]) },
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         .target(name: "CRxThreads"),
@@ -79,14 +79,17 @@ let package = Package(
             ],
             swiftSettings: swift5
         ),
-        .target(name: "Workbook", dependencies: ["RxCore", "RxTesting", "RxTrace", "RxGraphviz"], swiftSettings: swift5),
+        .target(
+            name: "Workbook", dependencies: ["RxCore", "RxTesting", "RxTrace", "RxGraphviz"], swiftSettings: swift5),
 
         .testTarget(name: "RxCoreTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
         .testTarget(name: "RxTestingTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
         .testTarget(name: "RxTraceTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),
         // Hand-built traces shared by the rendering and CLI tests.
         .target(name: "TraceFixtures", dependencies: ["RxTrace"], path: "Tests/TraceFixtures", swiftSettings: swift5),
-        .testTarget(name: "RxGraphvizTests", dependencies: ["RxCore", "RxTrace", "RxGraphviz", "TraceFixtures"], exclude: ["Golden"], swiftSettings: swift5),
+        .testTarget(
+            name: "RxGraphvizTests", dependencies: ["RxCore", "RxTrace", "RxGraphviz", "TraceFixtures"],
+            exclude: ["Golden"], swiftSettings: swift5),
         .testTarget(name: "rxtraceTests", dependencies: ["RxCore", "RxTrace", "TraceFixtures"], swiftSettings: swift5),
         .testTarget(name: "ChapterTests", dependencies: ["Workbook"], exclude: ["Golden"], swiftSettings: swift5),
     ] + chapters.map { chapter($0.0, $0.1) }

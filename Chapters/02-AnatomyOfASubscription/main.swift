@@ -52,7 +52,8 @@ example("MyObserver", draw: true) {
 // of the sink and the subscription, and when the last reference goes, nothing is left.
 func growth(since before: ResourceSnapshot) -> String {
     let grown = Resources.snapshot().grown(since: before).sorted { $0.key < $1.key }
-    return grown.isEmpty ? "nothing" : grown.map { "\($0.key) \($0.value > 0 ? "+" : "")\($0.value)" }.joined(separator: ", ")
+    return grown.isEmpty
+        ? "nothing" : grown.map { "\($0.key) \($0.value > 0 ? "+" : "")\($0.value)" }.joined(separator: ", ")
 }
 
 example("what a subscription keeps alive") {

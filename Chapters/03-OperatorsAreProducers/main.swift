@@ -8,12 +8,12 @@ example("map", draw: true) {
     let disposeBag = DisposeBag()
     let ob = Observable.of(1, 2, 3, 4)
     ob.map { (number) -> Int in
-            return number + 2
-        }
-        .subscribe {
-            print("\($0)")
-        }
-        .disposed(by: disposeBag)
+        return number + 2
+    }
+    .subscribe {
+        print("\($0)")
+    }
+    .disposed(by: disposeBag)
 }
 
 // The calls behind it: the subscription travels up (MapSink subscribes to the source), the
@@ -67,7 +67,9 @@ final class MyMap<SourceType, ResultType>: Producer<ResultType> {
         super.init(counter: ResourceCounter.named("MyMap"), callSite: callSite)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
         let sink = MyMapSink(transform: transform, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -75,7 +77,9 @@ final class MyMap<SourceType, ResultType>: Producer<ResultType> {
 }
 
 extension ObservableType {
-    func myMap<Result>(_ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line) -> Observable<Result> {
+    func myMap<Result>(
+        _ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Result> {
         MyMap(source: asObservable(), transform: transform, callSite: CallSite(file, line))
     }
 }

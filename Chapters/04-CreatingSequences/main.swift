@@ -7,7 +7,8 @@ import Workbook
 
 example("empty") {
     let emptySequence: Observable<Int> = Observable.empty()
-    let subscription = emptySequence
+    let subscription =
+        emptySequence
         .subscribe { event in
             print(event)
         }
@@ -16,7 +17,8 @@ example("empty") {
 
 example("never") {
     let neverSequence: Observable<String> = Observable.never()
-    let subscription = neverSequence
+    let subscription =
+        neverSequence
         .subscribe { _ in
             print("This block is never called.")
         }
@@ -25,7 +27,8 @@ example("never") {
 
 example("just") {
     let singleElementSequence = Observable.just(32)
-    let subscription = singleElementSequence
+    let subscription =
+        singleElementSequence
         .subscribe { event in
             print(event)
         }
@@ -34,7 +37,8 @@ example("just") {
 
 example("sequenceOf") {
     let sequenceOfElements /* : Observable<Int> */ = Observable.of(0, 1, 2, 3)
-    let subscription = sequenceOfElements
+    let subscription =
+        sequenceOfElements
         .subscribe { event in
             print(event)
         }
@@ -43,7 +47,8 @@ example("sequenceOf") {
 
 example("from") {
     let sequenceFromArray = Observable.from([1, 2, 3, 4, 5])
-    let subscription = sequenceFromArray
+    let subscription =
+        sequenceFromArray
         .subscribe { event in
             print(event)
         }
@@ -68,7 +73,8 @@ example("create", draw: true) {
 example("failWith") {
     let error = NSError(domain: "Test", code: -1, userInfo: nil)
     let erroredSequence: Observable<Int> = Observable.error(error)
-    let subscription = erroredSequence
+    let subscription =
+        erroredSequence
         .subscribe { event in
             print(event)
         }
@@ -87,11 +93,13 @@ example("deferred", draw: true) {
         }
     }
     print("go")
-    let first = deferredSequence
+    let first =
+        deferredSequence
         .subscribe { event in
             print(event)
         }
-    let second = deferredSequence
+    let second =
+        deferredSequence
         .subscribe { event in
             print(event)
         }

@@ -6,7 +6,8 @@ import Workbook
 // 003 defines this helper before the subject examples. The subscription is left to the subject:
 // when the example ends, the subject goes and its observers with it.
 func writeSequenceToConsole<O: ObservableType>(name: String, sequence: O) {
-    _ = sequence
+    _ =
+        sequence
         .subscribe { e in
             print("Subscription: \(name), event: \(e)")
         }

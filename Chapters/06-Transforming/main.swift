@@ -25,8 +25,9 @@ example("Array map and flatMap") {
 // Observable<Observable<String>>); flatMap subscribes to each and merges their elements.
 example("map and flatMap", draw: true) {
     let disposeBag = DisposeBag()
-    let b = Observable.of(Observable.of("🐶", "🐱"),
-                          Observable.of("🐭", "🐹"))
+    let b = Observable.of(
+        Observable.of("🐶", "🐱"),
+        Observable.of("🐭", "🐹"))
     b.map { $0 }
         .subscribe(onNext: { element in
             print(element)
@@ -84,9 +85,15 @@ func tapTheButton(_ operatorName: String, _ flatten: @escaping (Observable<Int>,
         let taps = PublishSubject<Int>()
         _ = flatten(taps.asObservable(), clock)
             .subscribe(onNext: { print("\(clock.stamp) \($0)") })
-        clock.at(0) { print("\(clock.stamp) tap 1"); taps.onNext(1) }
-        clock.at(0.3) { print("\(clock.stamp) tap 2"); taps.onNext(2) }
-        clock.at(1.0) { print("\(clock.stamp) tap 3"); taps.onNext(3) }
+        clock.at(0) {
+            print("\(clock.stamp) tap 1"); taps.onNext(1)
+        }
+        clock.at(0.3) {
+            print("\(clock.stamp) tap 2"); taps.onNext(2)
+        }
+        clock.at(1.0) {
+            print("\(clock.stamp) tap 3"); taps.onNext(3)
+        }
     }
 }
 

@@ -75,7 +75,8 @@ example("takeWhile") {
 example("sample", draw: true) {
     let s = PublishSubject<Int>()
     let o = PublishSubject<String>()
-    let subscription = s
+    let subscription =
+        s
         .sample(o)
         .subscribe { event in
             print(event)
@@ -94,7 +95,8 @@ example("sample", draw: true) {
 example("sampleLatest") {
     let s = PublishSubject<Int>()
     let o = PublishSubject<String>()
-    let subscription = o
+    let subscription =
+        o
         .withLatestFrom(s)
         .subscribe { event in
             print(event)
@@ -117,7 +119,9 @@ func typeIntoSearchField(_ body: (Observable<String>, VirtualClock) -> Observabl
         _ = body(text.asObservable(), clock)
             .subscribe(onNext: { print("\(clock.stamp) search \"\($0)\"") })
         for (time, typed) in [(0.0, "m"), (0.1, "mo"), (0.2, "moj"), (0.7, "moji"), (0.8, "mojito")] {
-            clock.at(time) { print("\(clock.stamp) typed \"\(typed)\""); text.onNext(typed) }
+            clock.at(time) {
+                print("\(clock.stamp) typed \"\(typed)\""); text.onNext(typed)
+            }
         }
     }
 }
@@ -139,7 +143,8 @@ example("debounce", draw: true) {
 example("search field") {
     onVirtualTime { clock in
         let text = PublishSubject<String>()
-        _ = text
+        _ =
+            text
             .debounce(.milliseconds(300), scheduler: clock.scheduler)
             .distinctUntilChanged()
             .flatMapLatest { query -> Observable<[String]> in

@@ -72,7 +72,8 @@ example("switchLatest", draw: true) {
     let var2 = BehaviorRelay(value: 200)
     // var3 is like an Observable<Observable<Int>>
     let var3 = BehaviorRelay(value: var1)
-    let d = var3
+    let d =
+        var3
         .switchLatest()
         .subscribe {
             print($0)
@@ -95,7 +96,8 @@ example("concat", draw: true) {
     let var2 = BehaviorSubject(value: 200)
     // var3 is like an Observable<Observable<Int>>
     let var3 = BehaviorSubject(value: var1)
-    let d = var3
+    let d =
+        var3
         .concat()
         .subscribe {
             print($0)
@@ -148,8 +150,9 @@ example("zip requests") {
         _ = Observable.zip(userRequest, friendsRequest) { user, friends in
             return (user, friends)
         }
-        .subscribe(onNext: { user, friends in
-            print("\(clock.stamp) bind \(user) and \(friends) to the user interface")
-        }, onCompleted: { print("\(clock.stamp) completed") })
+        .subscribe(
+            onNext: { user, friends in
+                print("\(clock.stamp) bind \(user) and \(friends) to the user interface")
+            }, onCompleted: { print("\(clock.stamp) completed") })
     }
 }

@@ -107,13 +107,15 @@ func saveToken(_ token: String) -> String {
 // does nothing.
 example("login chain", draw: true) {
     let disposeBag = DisposeBag()
-    let tap = PublishSubject<String>()   // the password typed when the button is tapped
+    let tap = PublishSubject<String>() // the password typed when the button is tapped
     tap
-        .flatMap(Provider.login)          // 登录请求
-        .map(saveToken)                   // 保存 token
-        .flatMap(Provider.requestInfo)    // 获取用户信息
-        .subscribe(onNext: { print("logged in:", $0) },
-                   onError: { print("login failed:", $0) })
+        .flatMap(Provider.login) // 登录请求
+        .map(saveToken) // 保存 token
+        .flatMap(Provider.requestInfo) // 获取用户信息
+        .subscribe(
+            onNext: { print("logged in:", $0) },
+            onError: { print("login failed:", $0) }
+        )
         .disposed(by: disposeBag)
     print("tap with a wrong password")
     tap.onNext("wrong")
@@ -164,7 +166,8 @@ example("login chain with Result") {
 example("mapValue / flatMapRequest / filterValue", draw: true) {
     let disposeBag = DisposeBag()
     let tap = PublishSubject<String>()
-    let results = tap
+    let results =
+        tap
         .map { Result<String, Error>.success($0) }
         .flatMap(flatMapRequest(Provider.login))
         .map(mapValue(saveToken))

@@ -57,7 +57,8 @@ example("subscribeError") {
 // onDisposed: the fourth closure, called when the subscription ends for any reason.
 example("subscribe(onDisposed:)") {
     let sequenceOfInts = PublishSubject<Int>()
-    let subscription = sequenceOfInts
+    let subscription =
+        sequenceOfInts
         .subscribe(onNext: { print($0) }, onDisposed: { print("disposed") })
     sequenceOfInts.on(.next(1))
     subscription.dispose()
@@ -69,8 +70,10 @@ example("doOn", draw: true) {
     let disposeBag = DisposeBag()
     let sequenceOfInts = PublishSubject<Int>()
     sequenceOfInts
-        .do(onNext: { print("Intercepted event next(\($0))") },
-            onCompleted: { print("Intercepted event completed") })
+        .do(
+            onNext: { print("Intercepted event next(\($0))") },
+            onCompleted: { print("Intercepted event completed") }
+        )
         .subscribe {
             print($0)
         }
@@ -83,7 +86,10 @@ example("doOn", draw: true) {
 example("do") {
     let disposeBag = DisposeBag()
     Observable.of("🍎", "🍐", "🍊", "🍋")
-        .do(onNext: { print("Intercepted:", $0) }, onError: { print("Intercepted error:", $0) }, onCompleted: { print("Completed") })
+        .do(
+            onNext: { print("Intercepted:", $0) }, onError: { print("Intercepted error:", $0) },
+            onCompleted: { print("Completed") }
+        )
         .subscribe(onNext: { print($0) })
         .disposed(by: disposeBag)
 }
@@ -91,9 +97,11 @@ example("do") {
 // do has more hooks than 003 knew: subscription and disposal.
 example("do(onSubscribe:onDispose:)") {
     let subscription = Observable<Int>.never()
-        .do(onSubscribe: { print("about to subscribe") },
+        .do(
+            onSubscribe: { print("about to subscribe") },
             onSubscribed: { print("subscribed") },
-            onDispose: { print("disposed") })
+            onDispose: { print("disposed") }
+        )
         .subscribe()
     subscription.dispose()
 }

@@ -39,7 +39,8 @@ example("observeOn") {
     let backgroundScheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "background")
     var done = false
     let sequence1 = Observable.just(1)
-    let subscription = sequence1
+    let subscription =
+        sequence1
         .observe(on: backgroundScheduler)
         .map { n -> Int in
             print("This is performed on background scheduler (main thread: \(Thread.isMainThread))")
@@ -66,11 +67,13 @@ example("subscribeOn") {
         observer.onCompleted()
         return Disposables.create()
     }
-    let subscription = work
+    let subscription =
+        work
         .subscribe(on: backgroundScheduler)
         .observe(on: MainScheduler.instance)
-        .subscribe(onNext: { print("\($0) arrives on main thread: \(Thread.isMainThread)") },
-                   onCompleted: { done = true })
+        .subscribe(
+            onNext: { print("\($0) arrives on main thread: \(Thread.isMainThread)") },
+            onCompleted: { done = true })
     _ = MainScheduler.drain(timeout: 10) { done }
     subscription.dispose()
 }

@@ -5,7 +5,8 @@ import Workbook
 
 func growth(since before: ResourceSnapshot) -> String {
     let grown = Resources.snapshot().grown(since: before).sorted { $0.key < $1.key }
-    return grown.isEmpty ? "nothing" : grown.map { "\($0.key) \($0.value > 0 ? "+" : "")\($0.value)" }.joined(separator: ", ")
+    return grown.isEmpty
+        ? "nothing" : grown.map { "\($0.key) \($0.value > 0 ? "+" : "")\($0.value)" }.joined(separator: ", ")
 }
 
 // 000: the bag keeps every subscription's Disposable and disposes them all in its deinit.

@@ -6,14 +6,16 @@ import Workbook
 // 003: every subscriber gets its own chain, so the map closure runs once per subscriber.
 example("map", draw: true) {
     let sequenceOfElements = Observable.of(0).map { r -> Int in
-        print("MAP")    // twice
+        print("MAP") // twice
         return r * 2
     }
-    let subscription = sequenceOfElements
+    let subscription =
+        sequenceOfElements
         .subscribe { event in
             print("1 - \(event)")
         }
-    let subscription2 = sequenceOfElements
+    let subscription2 =
+        sequenceOfElements
         .subscribe { event in
             print("2 - \(event)")
         }

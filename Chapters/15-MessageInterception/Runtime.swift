@@ -94,10 +94,10 @@ enum RXObjCRuntime {
     /// `ensureHasDynamicFakeSubclass`: `RX_Button`, a subclass whose `class` lies.
     static func ensureHasDynamicFakeSubclass(_ cls: RuntimeClass) -> RuntimeClass {
         if let existing = dynamicSubclassByRealClass[cls.name] { return existing }
-        let fake = RuntimeClass(name: "RX_" + cls.name, superclass: cls)  // objc_allocateClassPair
-        fake.reportedName = cls.reportedName                               // swizzleClass:toActAs:
+        let fake = RuntimeClass(name: "RX_" + cls.name, superclass: cls) // objc_allocateClassPair
+        fake.reportedName = cls.reportedName // swizzleClass:toActAs:
         print("  runtime: created class \(fake.name) : \(cls.name)")
-        dynamicSubclassByRealClass[cls.name] = fake                         // objc_registerClassPair
+        dynamicSubclassByRealClass[cls.name] = fake // objc_registerClassPair
         return fake
     }
 
@@ -156,10 +156,10 @@ func registerMessageInterceptor(_ base: RuntimeObject, _ selector: Selector) -> 
         subject = existing
     } else {
         subject = MessageSentProxy()
-        base.associatedObjects[key] = subject                               // objc_setAssociatedObject
+        base.associatedObjects[key] = subject // objc_setAssociatedObject
     }
     if subject.isActive { return subject }
-    let cls = RXObjCRuntime.prepareTargetClassForObserving(base)            // RX_ensure_observing
+    let cls = RXObjCRuntime.prepareTargetClassForObserving(base) // RX_ensure_observing
     RXObjCRuntime.observeByForwardingMessages(cls, selector: selector)
     subject.isActive = true
     return subject

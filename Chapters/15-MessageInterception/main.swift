@@ -189,7 +189,7 @@ example("rx_notification", draw: true) {
             print("got \(n.name.rawValue), numberOfNotifications = \(numberOfNotifications)")
         })
     notificationCenter.post(name: name, object: targetObject)
-    notificationCenter.post(name: name, object: NSObject())   // another object: filtered out
+    notificationCenter.post(name: name, object: NSObject()) // another object: filtered out
     notificationCenter.post(name: name, object: targetObject)
     subscription.dispose()
     notificationCenter.post(name: name, object: targetObject)

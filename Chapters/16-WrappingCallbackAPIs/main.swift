@@ -129,11 +129,13 @@ struct User {
 
 func getUsers() -> Observable<[User]> {
     Observable.create { observer in
-        let users = [User(followersCount: 19_901_990, followingCount: 1990, screenName: "Marco Sun"),
-                     User(followersCount: 19_890_000, followingCount: 1989, screenName: "Taylor Swift"),
-                     User(followersCount: 250_000, followingCount: 25, screenName: "Rihanna"),
-                     User(followersCount: 13_000_000_000, followingCount: 13, screenName: "Jolin Tsai"),
-                     User(followersCount: 25_000_000, followingCount: 25, screenName: "Adele")]
+        let users = [
+            User(followersCount: 19_901_990, followingCount: 1990, screenName: "Marco Sun"),
+            User(followersCount: 19_890_000, followingCount: 1989, screenName: "Taylor Swift"),
+            User(followersCount: 250_000, followingCount: 25, screenName: "Rihanna"),
+            User(followersCount: 13_000_000_000, followingCount: 13, screenName: "Jolin Tsai"),
+            User(followersCount: 25_000_000, followingCount: 25, screenName: "Adele"),
+        ]
         observer.onNext(users)
         observer.onCompleted()
         return Disposables.create()
@@ -143,10 +145,12 @@ func getUsers() -> Observable<[User]> {
 example("getUsers") {
     let disposeBag = DisposeBag()
     getUsers()
-        .subscribe(onNext: { users in
-            for user in users {
-                print("\(user.screenName)在简书上关注了\(user.followingCount)个用户，并且被\(user.followersCount)个用户关注了。")
-            }
-        }, onCompleted: { print("completed") })
+        .subscribe(
+            onNext: { users in
+                for user in users {
+                    print("\(user.screenName)在简书上关注了\(user.followingCount)个用户，并且被\(user.followersCount)个用户关注了。")
+                }
+            }, onCompleted: { print("completed") }
+        )
         .disposed(by: disposeBag)
 }

@@ -170,7 +170,8 @@ final class SignupScreen {
         let signupSampler = signupOutlet.rx.tap
 
         // 003 "switch" + "replay": validate each username, follow only the latest check, share it.
-        let usernameValidation = username
+        let usernameValidation =
+            username
             .map { username in
                 return validationService.validateUsername(username)
             }
@@ -185,19 +186,22 @@ final class SignupScreen {
                 .disposed(by: disposeBag)
         }
 
-        let passwordValidation = password
+        let passwordValidation =
+            password
             .map { password in
                 return validationService.validatePassword(password)
             }
             .share(replay: 1)
 
-        let repeatPasswordValidation = Observable.combineLatest(password, repeatPassword) { (password, repeatedPassword) in
+        let repeatPasswordValidation = Observable.combineLatest(password, repeatPassword) {
+            (password, repeatedPassword) in
             validationService.validateRepeatedPassword(password, repeatedPassword: repeatedPassword)
         }
         .share(replay: 1)
 
         // 003 "signingProcess": sampleLatest(signupSampler) is withLatestFrom in RxSwift 6.
-        let signingProcess = signupSampler
+        let signingProcess =
+            signupSampler
             .withLatestFrom(Observable.combineLatest(username, password) { ($0, $1) })
             .map { (username, password) in
                 return API.signup(username, password: password)
@@ -212,7 +216,8 @@ final class SignupScreen {
             repeatPasswordValidation,
             signingProcess
         ) { un, p, pr, signingState in
-            return (un.valid ?? false) && (p.valid ?? false) && (pr.valid ?? false) && signingState != SignupState.signingUp
+            return (un.valid ?? false) && (p.valid ?? false) && (pr.valid ?? false)
+                && signingState != SignupState.signingUp
         }
 
         bindValidationResultToUI(usernameValidation, validationErrorLabel: usernameValidationOutlet)

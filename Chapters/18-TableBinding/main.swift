@@ -69,8 +69,11 @@ final class RxTableViewSectionedReloadDataSource<Section, Item> {
 
 extension Reactive where Base: TableView {
     /// 003's `rx_itemsWithDataSource`: each new array of sections reloads the table.
-    func items<Section, Item, Source: ObservableType>(dataSource: RxTableViewSectionedReloadDataSource<Section, Item>)
-        -> (Source) -> Disposable where Source.Element == [SectionModel<Section, Item>] {
+    func items<Section, Item, Source: ObservableType>(
+        dataSource: RxTableViewSectionedReloadDataSource<Section, Item>
+    )
+        -> (Source) -> Disposable where Source.Element == [SectionModel<Section, Item>]
+    {
         { source in
             source.subscribe(onNext: { [base] sections in
                 dataSource.sectionModels = sections
@@ -86,13 +89,18 @@ extension Reactive where Base: TableView {
     }
 
     /// 001's `tableView.rx.items`: one section, a cell factory `(tableView, row, element)`.
-    func items<Element, Source: ObservableType>(_ source: Source)
-        -> (_ cellFactory: @escaping (TableView, Int, Element) -> TableViewCell) -> Disposable where Source.Element == [Element] {
+    func items<Element, Source: ObservableType>(
+        _ source: Source
+    )
+        -> (_ cellFactory: @escaping (TableView, Int, Element) -> TableViewCell) -> Disposable
+    where Source.Element == [Element] {
         { cellFactory in
             source.subscribe(onNext: { [base] elements in
                 base.numberOfSections = { 1 }
                 base.numberOfRows = { _ in elements.count }
-                base.cellForRow = { [unowned base] indexPath in cellFactory(base, indexPath.row, elements[indexPath.row]) }
+                base.cellForRow = { [unowned base] indexPath in
+                    cellFactory(base, indexPath.row, elements[indexPath.row])
+                }
                 base.titleForHeader = { _ in nil }
                 base.reloadData()
             })
@@ -114,11 +122,13 @@ struct User {
 final class ViewModel {
     func getUsers() -> Observable<[SectionModel<String, User>]> {
         return Observable.create { (observer) -> Disposable in
-            let users = [User(followersCount: 19_901_990, followingCount: 1990, screenName: "Marco Sun"),
-                         User(followersCount: 19_890_000, followingCount: 1989, screenName: "Taylor Swift"),
-                         User(followersCount: 250_000, followingCount: 25, screenName: "Rihanna"),
-                         User(followersCount: 13_000_000_000, followingCount: 13, screenName: "Jolin Tsai"),
-                         User(followersCount: 25_000_000, followingCount: 25, screenName: "Adele")]
+            let users = [
+                User(followersCount: 19_901_990, followingCount: 1990, screenName: "Marco Sun"),
+                User(followersCount: 19_890_000, followingCount: 1989, screenName: "Taylor Swift"),
+                User(followersCount: 250_000, followingCount: 25, screenName: "Rihanna"),
+                User(followersCount: 13_000_000_000, followingCount: 13, screenName: "Jolin Tsai"),
+                User(followersCount: 25_000_000, followingCount: 25, screenName: "Adele"),
+            ]
             let section = [SectionModel(model: "", items: users)]
             observer.onNext(section)
             observer.onCompleted()
@@ -132,7 +142,8 @@ example("RxTableViewSectionedReloadDataSource", draw: true) {
     let disposeBag = DisposeBag()
     let tableView = TableView()
     let viewModel = ViewModel()
-    let dataSource = RxTableViewSectionedReloadDataSource<String, User>(configureCell: { _, tableView, indexPath, user in
+    let dataSource = RxTableViewSectionedReloadDataSource<String, User>(configureCell: {
+        _, tableView, indexPath, user in
         let cell = TableViewCell()
         cell.tag = indexPath.row
         cell.textLabel = "\(user.screenName)在简书上关注了\(user.followingCount)个用户，并且被\(user.followersCount)个用户关注了。"
@@ -201,7 +212,8 @@ example("Driver", draw: true) {
     let tableView = TableView()
     let refresh = PublishSubject<Void>()
     var attempt = 0
-    let results: Driver<[String]> = refresh
+    let results: Driver<[String]> =
+        refresh
         .flatMapLatest { _ -> Observable<[String]> in
             attempt += 1
             if attempt == 2 {
@@ -237,10 +249,12 @@ example("Driver, recovering inside flatMapLatest") {
     let disposeBag = DisposeBag()
     let refresh = PublishSubject<Void>()
     var attempt = 0
-    let results: Driver<[String]> = refresh
+    let results: Driver<[String]> =
+        refresh
         .flatMapLatest { _ -> Observable<[String]> in
             attempt += 1
-            let request: Observable<[String]> = attempt == 2
+            let request: Observable<[String]> =
+                attempt == 2
                 ? Observable.error(RequestFailed())
                 : Observable.just(["result \(attempt).a", "result \(attempt).b"])
             return request.catchAndReturn(["(offline)"])

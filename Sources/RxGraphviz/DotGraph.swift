@@ -10,7 +10,10 @@ public struct DotGraph: Sendable, Equatable {
     public var edgeDefaults: DotAttributes
     public var root: DotSubgraph
 
-    public init(name: String, attributes: DotAttributes = [:], nodeDefaults: DotAttributes = [:], edgeDefaults: DotAttributes = [:]) {
+    public init(
+        name: String, attributes: DotAttributes = [:], nodeDefaults: DotAttributes = [:],
+        edgeDefaults: DotAttributes = [:]
+    ) {
         self.name = name
         self.attributes = attributes
         self.nodeDefaults = nodeDefaults
@@ -167,7 +170,9 @@ public enum DotID {
         guard let first = text.unicodeScalars.first, !(first >= "0" && first <= "9") else { return false }
         let keywords: Set<String> = ["node", "edge", "graph", "digraph", "subgraph", "strict"]
         if keywords.contains(text.lowercased()) { return false }
-        return text.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "_" }
+        return text.unicodeScalars.allSatisfy {
+            ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "_"
+        }
     }
 
     /// Escapes text for an HTML-like label cell.
@@ -211,7 +216,8 @@ extension DotGraph {
         var copy = self
         copy.root.mapEdges { edge in
             guard edge.attributes["label"] != nil,
-                  groups.contains(where: { $0.contains(edge.from) && $0.contains(edge.to) }) else { return }
+                groups.contains(where: { $0.contains(edge.from) && $0.contains(edge.to) })
+            else { return }
             edge.moveLabelOutside()
         }
         return copy

@@ -23,7 +23,9 @@ struct FlowView {
         if let id = options.subscription {
             guard let chosen = structure.subscription(containing: id) else {
                 let known = structure.subscriptions.prefix(10).map { String($0.root) }.joined(separator: ", ")
-                throw .viewDoesNotFit("flow view: no subscription contains node \(id) (subscriptions end at observers \(known)\(structure.subscriptions.count > 10 ? ", …" : ""))")
+                throw .viewDoesNotFit(
+                    "flow view: no subscription contains node \(id) (subscriptions end at observers \(known)\(structure.subscriptions.count > 10 ? ", …" : ""))"
+                )
             }
             subscription = chosen
         }
@@ -50,15 +52,22 @@ struct FlowView {
 
     func build() throws(RenderError) -> DotGraph {
         let (subscription, steps) = try steps()
-        guard !steps.isEmpty else { throw .viewDoesNotFit("flow view: no call of subscription \(subscription.number) matches the filters") }
+        guard !steps.isEmpty else {
+            throw .viewDoesNotFit("flow view: no call of subscription \(subscription.number) matches the filters")
+        }
         guard steps.count <= options.maxSteps else {
-            throw .viewDoesNotFit("flow view: subscription \(subscription.number) made \(steps.count) calls, more than the limit of \(options.maxSteps); narrow it with --filter-type or --filter-site")
+            throw .viewDoesNotFit(
+                "flow view: subscription \(subscription.number) made \(steps.count) calls, more than the limit of \(options.maxSteps); narrow it with --filter-type or --filter-site"
+            )
         }
         let root = structure.byID[subscription.root]!
         var graph = DotGraph(
             name: "flow",
-            attributes: ["rankdir": "TB", "fontname": "Helvetica", "fontsize": "11", "labelloc": "t", "nodesep": "0.2", "ranksep": "0.2",
-                         "label": .text("subscription \(subscription.number) (\(root.shortName)): \(steps.count) calls")],
+            attributes: [
+                "rankdir": "TB", "fontname": "Helvetica", "fontsize": "11", "labelloc": "t", "nodesep": "0.2",
+                "ranksep": "0.2",
+                "label": .text("subscription \(subscription.number) (\(root.shortName)): \(steps.count) calls"),
+            ],
             nodeDefaults: ["fontname": "Helvetica", "fontsize": "10", "shape": "plain"],
             edgeDefaults: ["color": "#999999", "arrowsize": "0.6"])
         for (offset, step) in steps.enumerated() {
@@ -88,13 +97,17 @@ struct FlowView {
         if step.call == .schedule && step.to == 0 { target = "" }
         let caller = h(name(step.from))
         var who = "\(caller)\(target)"
-        if let site = structure.byID[step.to == 0 ? step.from : step.to]?.callSite { who += "  <FONT COLOR=\"#777777\">\(h(site))</FONT>" }
+        if let site = structure.byID[step.to == 0 ? step.from : step.to]?.callSite {
+            who += "  <FONT COLOR=\"#777777\">\(h(site))</FONT>"
+        }
         var detail = ""
-        if let text = step.detail, !text.isEmpty { detail = "<TD ALIGN=\"LEFT\"><FONT COLOR=\"#555555\">\(h(DotID.truncate(text, 60)))</FONT></TD>" }
+        if let text = step.detail, !text.isEmpty {
+            detail = "<TD ALIGN=\"LEFT\"><FONT COLOR=\"#555555\">\(h(DotID.truncate(text, 60)))</FONT></TD>"
+        }
         return """
-        <TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="4" COLOR="#999999" BGCOLOR="\(colour(step.call))">\
-        <TR><TD ALIGN="RIGHT" WIDTH="30"><B>\(number)</B></TD><TD ALIGN="LEFT"><B>\(h(step.call.rawValue))</B></TD>\
-        <TD ALIGN="LEFT">\(who)</TD>\(detail)</TR></TABLE>
-        """
+            <TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="4" COLOR="#999999" BGCOLOR="\(colour(step.call))">\
+            <TR><TD ALIGN="RIGHT" WIDTH="30"><B>\(number)</B></TD><TD ALIGN="LEFT"><B>\(h(step.call.rawValue))</B></TD>\
+            <TD ALIGN="LEFT">\(who)</TD>\(detail)</TR></TABLE>
+            """
     }
 }

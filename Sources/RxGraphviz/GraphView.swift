@@ -21,10 +21,14 @@ struct GraphView {
         guard !document.nodes.isEmpty else { throw .viewDoesNotFit("graph view: the trace has no nodes") }
         var graph = DotGraph(
             name: "subscriptions",
-            attributes: ["rankdir": "TB", "newrank": "true", "compound": "true", "fontname": "Helvetica", "fontsize": "11",
-                         "nodesep": "0.3", "ranksep": "0.45", "labelloc": "t",
-                         "label": .text(title)],
-            nodeDefaults: ["fontname": "Helvetica", "fontsize": "10", "style": "filled", "fillcolor": .text(Palette.liveFill)],
+            attributes: [
+                "rankdir": "TB", "newrank": "true", "compound": "true", "fontname": "Helvetica", "fontsize": "11",
+                "nodesep": "0.3", "ranksep": "0.45", "labelloc": "t",
+                "label": .text(title),
+            ],
+            nodeDefaults: [
+                "fontname": "Helvetica", "fontsize": "10", "style": "filled", "fillcolor": .text(Palette.liveFill),
+            ],
             edgeDefaults: ["fontname": "Helvetica", "fontsize": "8"])
 
         // Where each trace node is drawn (collapsed groups share one drawn node).
@@ -41,8 +45,12 @@ struct GraphView {
         if !top.nodes.isEmpty { graph.root.subgraphs.append(top) }
 
         for subscription in structure.subscriptions {
-            var cluster = DotSubgraph(name: "cluster_s\(subscription.number)", attributes: [
-                "label": .text(clusterLabel(subscription)), "style": "rounded", "color": "#999999", "fontcolor": "#444444"])
+            var cluster = DotSubgraph(
+                name: "cluster_s\(subscription.number)",
+                attributes: [
+                    "label": .text(clusterLabel(subscription)), "style": "rounded", "color": "#999999",
+                    "fontcolor": "#444444",
+                ])
             for id in subscription.nodes {
                 let node = structure.byID[id]!
                 guard options.matches(node) else { continue }
@@ -69,8 +77,12 @@ struct GraphView {
                 } else {
                     for index in members {
                         innerNumber += 1
-                        var nested = DotSubgraph(name: "cluster_s\(subscription.number)_i\(subscription.inner[index].nodes[0])", attributes: [
-                            "label": "inner subscription", "style": "rounded,dashed", "color": "#bbbbbb", "fontcolor": "#777777"])
+                        var nested = DotSubgraph(
+                            name: "cluster_s\(subscription.number)_i\(subscription.inner[index].nodes[0])",
+                            attributes: [
+                                "label": "inner subscription", "style": "rounded,dashed", "color": "#bbbbbb",
+                                "fontcolor": "#777777",
+                            ])
                         for id in subscription.inner[index].nodes {
                             let node = structure.byID[id]!
                             guard options.matches(node) else { continue }
@@ -87,7 +99,9 @@ struct GraphView {
         let count = graph.nodeCount
         guard count > 0 else { throw .viewDoesNotFit("graph view: no node matches the filters") }
         guard count <= options.maxNodes else {
-            throw .viewDoesNotFit("graph view: \(count) nodes to draw, more than the limit of \(options.maxNodes); narrow it with --filter-type or --filter-site\(options.expand ? " or drop --expand" : "")")
+            throw .viewDoesNotFit(
+                "graph view: \(count) nodes to draw, more than the limit of \(options.maxNodes); narrow it with --filter-type or --filter-site\(options.expand ? " or drop --expand" : "")"
+            )
         }
 
         if count > Self.largeGraph {
@@ -147,8 +161,13 @@ struct GraphView {
         if nodes.contains(where: { structure.leaked.contains($0.id) }) {
             return ["fillcolor": .text(Palette.leakedFill), "color": .text(Palette.leakedLine), "penwidth": "2"]
         }
-        if nodes.allSatisfy({ $0.disposed != nil || ($0.deinitialized != nil && TraceStructure.subscriptionKinds.contains($0.kind)) }) {
-            return ["fillcolor": .text(Palette.disposedFill), "fontcolor": .text(Palette.disposedText), "color": .text(Palette.disposedText)]
+        if nodes.allSatisfy({
+            $0.disposed != nil || ($0.deinitialized != nil && TraceStructure.subscriptionKinds.contains($0.kind))
+        }) {
+            return [
+                "fillcolor": .text(Palette.disposedFill), "fontcolor": .text(Palette.disposedText),
+                "color": .text(Palette.disposedText),
+            ]
         }
         if nodes.allSatisfy({ !TraceStructure.subscriptionKinds.contains($0.kind) }) {
             return ["fillcolor": .text(Palette.observableFill)]
@@ -158,7 +177,9 @@ struct GraphView {
 
     private func dotNode(_ node: TraceNode) -> DotNode {
         let (shape, style) = shape(node.kind)
-        var attributes: DotAttributes = ["label": .text("\(node.type)\n\(node.siteAndID)"), "shape": .text(shape), "style": .text(style)]
+        var attributes: DotAttributes = [
+            "label": .text("\(node.type)\n\(node.siteAndID)"), "shape": .text(shape), "style": .text(style),
+        ]
         for item in colours([node]).items { attributes[item.key] = item.value }
         return DotNode("n\(node.id)", attributes)
     }
@@ -182,20 +203,38 @@ struct GraphView {
         switch relation {
         case .source:
             // Drawn from the source so a chain reads left to right in assembly order.
-            return DotEdge(to, from, ["label": "source", "dir": "back", "color": .text(Palette.source), "fontcolor": .text(Palette.source),
-                                      "arrowtail": "empty"])
+            return DotEdge(
+                to, from,
+                [
+                    "label": "source", "dir": "back", "color": .text(Palette.source),
+                    "fontcolor": .text(Palette.source),
+                    "arrowtail": "empty",
+                ])
         case .run:
             return DotEdge(from, to, ["label": "run", "color": .text(Palette.run), "fontcolor": .text(Palette.run)])
         case .forward:
-            return DotEdge(from, to, ["label": "forward", "color": .text(Palette.forward), "fontcolor": .text(Palette.forward), "penwidth": "2"])
+            return DotEdge(
+                from, to,
+                [
+                    "label": "forward", "color": .text(Palette.forward), "fontcolor": .text(Palette.forward),
+                    "penwidth": "2",
+                ])
         case .owns:
             // Drawn from the owned node so disposers sit below what they dispose.
-            return DotEdge(to, from, ["label": "owns", "dir": "back", "style": "dashed", "color": .text(Palette.owns),
-                                      "fontcolor": .text(Palette.owns)])
+            return DotEdge(
+                to, from,
+                [
+                    "label": "owns", "dir": "back", "style": "dashed", "color": .text(Palette.owns),
+                    "fontcolor": .text(Palette.owns),
+                ])
         case .subscribes:
             // Drawn from the subject so subjects stay on top with the other observables.
-            return DotEdge(to, from, ["label": "subscribes", "dir": "back", "style": "dotted", "color": .text(Palette.subscribes),
-                                      "fontcolor": .text(Palette.subscribes), "penwidth": "1.5"])
+            return DotEdge(
+                to, from,
+                [
+                    "label": "subscribes", "dir": "back", "style": "dotted", "color": .text(Palette.subscribes),
+                    "fontcolor": .text(Palette.subscribes), "penwidth": "1.5",
+                ])
         }
     }
 }

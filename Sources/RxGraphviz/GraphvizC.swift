@@ -62,7 +62,8 @@ enum GraphvizC {
             var bytes: UnsafeMutablePointer<CChar>? = nil
             var length: UInt32 = 0
             guard gvRenderData(gvc, graph, format, &bytes, &length) == 0, let bytes else {
-                return .failure(.render("Graphviz could not render \(format): \(lastError() ?? "no renderer for this format")"))
+                return .failure(
+                    .render("Graphviz could not render \(format): \(lastError() ?? "no renderer for this format")"))
             }
             defer { gvFreeRenderData(bytes) }
             return .success(Data(bytes: bytes, count: Int(length)))

@@ -29,14 +29,19 @@ struct MarblesView {
             guard let node = structure.byID[event.node], options.matches(node) else { return false }
             return scope?.contains(event.node) ?? true
         }.sorted { $0.seq < $1.seq }
-        guard !events.isEmpty else { throw .viewDoesNotFit("marbles view: no events\(document.events.isEmpty ? " in the trace" : " match the filters")") }
+        guard !events.isEmpty else {
+            throw .viewDoesNotFit(
+                "marbles view: no events\(document.events.isEmpty ? " in the trace" : " match the filters")")
+        }
 
         // Lanes in order of their first event: upstream above downstream.
         var lanes: [UInt64] = []
         var seen = Set<UInt64>()
         for event in events where seen.insert(event.node).inserted { lanes.append(event.node) }
         guard lanes.count <= options.maxMarbleLanes else {
-            throw .viewDoesNotFit("marbles view: \(lanes.count) lanes, more than the limit of \(options.maxMarbleLanes); choose lanes with --filter-type, --filter-site or --subscription")
+            throw .viewDoesNotFit(
+                "marbles view: \(lanes.count) lanes, more than the limit of \(options.maxMarbleLanes); choose lanes with --filter-type, --filter-site or --subscription"
+            )
         }
 
         // Column of each event.
@@ -70,7 +75,9 @@ struct MarblesView {
         }
         let columns = axis.count
         guard columns <= options.maxMarbleColumns else {
-            throw .viewDoesNotFit("marbles view: \(columns) time slots, more than the limit of \(options.maxMarbleColumns); choose lanes with --filter-type, --filter-site or --subscription")
+            throw .viewDoesNotFit(
+                "marbles view: \(columns) time slots, more than the limit of \(options.maxMarbleColumns); choose lanes with --filter-type, --filter-site or --subscription"
+            )
         }
 
         // The first step of each slot: a lane is blank before its node was born.
@@ -88,7 +95,8 @@ struct MarblesView {
         var html = "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"3\">"
         for lane in lanes {
             let node = structure.byID[lane]!
-            html += "<TR><TD ALIGN=\"RIGHT\"><B>\(h(node.type))</B> <FONT COLOR=\"#777777\">\(h(node.siteAndID))</FONT></TD>"
+            html +=
+                "<TR><TD ALIGN=\"RIGHT\"><B>\(h(node.type))</B> <FONT COLOR=\"#777777\">\(h(node.siteAndID))</FONT></TD>"
             for slot in 0..<columns {
                 if let here = cells[lane]?[slot] {
                     html += "<TD>" + here.map(marble).joined(separator: " ") + "</TD>"
@@ -108,8 +116,10 @@ struct MarblesView {
 
         var graph = DotGraph(
             name: "marbles",
-            attributes: ["fontname": "Helvetica", "fontsize": "11", "labelloc": "t",
-                         "label": .text("\(lanes.count) lanes, \(events.count) events")],
+            attributes: [
+                "fontname": "Helvetica", "fontsize": "11", "labelloc": "t",
+                "label": .text("\(lanes.count) lanes, \(events.count) events"),
+            ],
             nodeDefaults: ["fontname": "Helvetica", "fontsize": "10", "shape": "plain"])
         graph.root.nodes.append(DotNode("marbles", ["label": .html(html)]))
         return graph

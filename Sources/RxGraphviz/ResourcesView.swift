@@ -52,7 +52,9 @@ struct ResourcesView {
 
     func build() throws(RenderError) -> DotGraph {
         let samples = samples()
-        guard !samples.isEmpty else { throw .viewDoesNotFit("resources view: the trace has no resource samples and no nodes") }
+        guard !samples.isEmpty else {
+            throw .viewDoesNotFit("resources view: the trace has no resource samples and no nodes")
+        }
 
         // Buckets: at most `bars` columns, each showing the highest count in it.
         let bucketCount = min(Self.bars, samples.count)
@@ -72,31 +74,43 @@ struct ResourcesView {
         var chart = "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"1\" CELLPADDING=\"0\">"
         for level in stride(from: levels, through: 1, by: -1) {
             chart += "<TR>"
-            if level == levels { chart += "<TD ROWSPAN=\"\(levels)\" VALIGN=\"TOP\" ALIGN=\"RIGHT\"><FONT POINT-SIZE=\"9\">\(peak) </FONT></TD>" }
+            if level == levels {
+                chart +=
+                    "<TD ROWSPAN=\"\(levels)\" VALIGN=\"TOP\" ALIGN=\"RIGHT\"><FONT POINT-SIZE=\"9\">\(peak) </FONT></TD>"
+            }
             for total in totals {
                 let filled = total > 0 && (total * levels + peak - 1) / peak >= level
-                chart += filled ? "<TD BGCOLOR=\"#4c78a8\" WIDTH=\"8\" HEIGHT=\"8\" FIXEDSIZE=\"TRUE\"></TD>" : "<TD WIDTH=\"8\" HEIGHT=\"8\" FIXEDSIZE=\"TRUE\"></TD>"
+                chart +=
+                    filled
+                    ? "<TD BGCOLOR=\"#4c78a8\" WIDTH=\"8\" HEIGHT=\"8\" FIXEDSIZE=\"TRUE\"></TD>"
+                    : "<TD WIDTH=\"8\" HEIGHT=\"8\" FIXEDSIZE=\"TRUE\"></TD>"
             }
             chart += "</TR>"
         }
         chart += "<TR><TD ALIGN=\"RIGHT\"><FONT POINT-SIZE=\"9\">0 </FONT></TD>"
-        chart += "<TD COLSPAN=\"\(bucketCount)\"><FONT POINT-SIZE=\"9\" COLOR=\"#777777\">step \(samples.first!.seq) … \(last.seq)</FONT></TD></TR></TABLE>"
+        chart +=
+            "<TD COLSPAN=\"\(bucketCount)\"><FONT POINT-SIZE=\"9\" COLOR=\"#777777\">step \(samples.first!.seq) … \(last.seq)</FONT></TD></TR></TABLE>"
 
         var table = "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"4\" COLOR=\"#cccccc\">"
         table += "<TR><TD><B>type</B></TD><TD><B>peak</B></TD><TD><B>at end</B></TD><TD><B>over the steps</B></TD></TR>"
-        table += "<TR><TD ALIGN=\"LEFT\"><B>total</B></TD><TD ALIGN=\"RIGHT\">\(totals.max() ?? 0)</TD><TD ALIGN=\"RIGHT\">\(last.total)</TD><TD ALIGN=\"LEFT\">\(Self.sparkline(totals))</TD></TR>"
+        table +=
+            "<TR><TD ALIGN=\"LEFT\"><B>total</B></TD><TD ALIGN=\"RIGHT\">\(totals.max() ?? 0)</TD><TD ALIGN=\"RIGHT\">\(last.total)</TD><TD ALIGN=\"LEFT\">\(Self.sparkline(totals))</TD></TR>"
         for (type, typePeak) in top {
             let series = buckets.map { $0.map { $0.byType[type] ?? 0 }.max() ?? 0 }
             let atEnd = last.byType[type] ?? 0
             let colour = atEnd > 0 ? " BGCOLOR=\"\(Palette.leakedFill)\"" : ""
-            table += "<TR><TD ALIGN=\"LEFT\">\(h(type))</TD><TD ALIGN=\"RIGHT\">\(typePeak)</TD><TD ALIGN=\"RIGHT\"\(colour)>\(atEnd)</TD><TD ALIGN=\"LEFT\">\(Self.sparkline(series))</TD></TR>"
+            table +=
+                "<TR><TD ALIGN=\"LEFT\">\(h(type))</TD><TD ALIGN=\"RIGHT\">\(typePeak)</TD><TD ALIGN=\"RIGHT\"\(colour)>\(atEnd)</TD><TD ALIGN=\"LEFT\">\(Self.sparkline(series))</TD></TR>"
         }
         table += "</TABLE>"
 
         var graph = DotGraph(
             name: "resources",
-            attributes: ["rankdir": "TB", "fontname": "Helvetica", "fontsize": "11", "labelloc": "t",
-                         "label": .text("live objects over \(samples.count) samples: peak \(totals.max() ?? 0), \(last.total) at the end")],
+            attributes: [
+                "rankdir": "TB", "fontname": "Helvetica", "fontsize": "11", "labelloc": "t",
+                "label": .text(
+                    "live objects over \(samples.count) samples: peak \(totals.max() ?? 0), \(last.total) at the end"),
+            ],
             nodeDefaults: ["fontname": "Helvetica", "fontsize": "10", "shape": "plain"])
         graph.root.nodes.append(DotNode("chart", ["label": .html(chart)]))
         graph.root.nodes.append(DotNode("types", ["label": .html(table)]))

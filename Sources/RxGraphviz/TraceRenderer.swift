@@ -89,7 +89,9 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
 /// ```
 public enum TraceRenderer {
     /// The view as a graph model (its `dotText` is the `dot` format).
-    public static func graph(of document: TraceDocument, view: RenderView, options: RenderOptions = RenderOptions()) throws(RenderError) -> DotGraph {
+    public static func graph(
+        of document: TraceDocument, view: RenderView, options: RenderOptions = RenderOptions()
+    ) throws(RenderError) -> DotGraph {
         switch view {
         case .graph: return try GraphView(document, options).build()
         case .flow: return try FlowView(document, options).build()
@@ -99,7 +101,9 @@ public enum TraceRenderer {
     }
 
     /// The view rendered in `format`.
-    public static func render(_ document: TraceDocument, view: RenderView, format: RenderFormat, options: RenderOptions = RenderOptions()) throws(RenderError) -> Data {
+    public static func render(
+        _ document: TraceDocument, view: RenderView, format: RenderFormat, options: RenderOptions = RenderOptions()
+    ) throws(RenderError) -> Data {
         let dot = try graph(of: document, view: view, options: options)
         return try render(dot, format: format)
     }
@@ -118,7 +122,8 @@ public enum TraceRenderer {
         case .failure(.layout(let first)):
             switch GraphvizC.render(dot: graph.simplifiedForLayout().dotText, format: format.rawValue) {
             case .success(let data): return data
-            case .failure(let second): throw .graphviz("\(first); the simpler fallback layout failed too: \(second.message)")
+            case .failure(let second):
+                throw .graphviz("\(first); the simpler fallback layout failed too: \(second.message)")
             }
         case .failure(let failure):
             throw .graphviz(failure.message)
@@ -170,7 +175,9 @@ extension TraceRenderer {
     public static func subscriptions(in document: TraceDocument) -> [TraceSubscriptionInfo] {
         let structure = TraceStructure(document)
         return structure.subscriptions.map {
-            TraceSubscriptionInfo(number: $0.number, root: structure.byID[$0.root]!, nodeCount: $0.allNodes.count, innerCount: $0.inner.count)
+            TraceSubscriptionInfo(
+                number: $0.number, root: structure.byID[$0.root]!, nodeCount: $0.allNodes.count,
+                innerCount: $0.inner.count)
         }
     }
 }

@@ -62,8 +62,10 @@ struct TraceStructure {
         // Top-level subscriptions: components over forward and owns edges.
         var finder = UnionFind()
         for node in document.nodes where Self.subscriptionKinds.contains(node.kind) { finder.add(node.id) }
-        for edge in document.edges where (edge.relation == .forward || edge.relation == .owns)
-            && isSubscriptionSide(edge.from) && isSubscriptionSide(edge.to) {
+        for edge in document.edges
+        where (edge.relation == .forward || edge.relation == .owns)
+            && isSubscriptionSide(edge.from) && isSubscriptionSide(edge.to)
+        {
             finder.union(edge.from, edge.to)
         }
         var components: [UInt64: [UInt64]] = [:]
@@ -73,7 +75,8 @@ struct TraceStructure {
         let ordered = components.values.map { $0.sorted() }.sorted { $0[0] < $1[0] }
 
         var subscribedBy: [UInt64: [UInt64]] = [:]
-        for step in document.steps where step.call == .subscribe && byID[step.to] != nil && !isSubscriptionSide(step.to) {
+        for step in document.steps where step.call == .subscribe && byID[step.to] != nil && !isSubscriptionSide(step.to)
+        {
             subscribedBy[step.from, default: []].append(step.to)
         }
         var innerProducers = Set<UInt64>()
@@ -81,10 +84,12 @@ struct TraceStructure {
         var subscriptionOf: [UInt64: Int] = [:]
         for (index, members) in ordered.enumerated() {
             let memberSet = Set(members)
-            let root = members.first { id in
-                let kind = byID[id]!.kind
-                return (kind == .observer || kind == .sink) && !(outgoing[id] ?? []).contains { $0.relation == .forward }
-            } ?? members[0]
+            let root =
+                members.first { id in
+                    let kind = byID[id]!.kind
+                    return (kind == .observer || kind == .sink)
+                        && !(outgoing[id] ?? []).contains { $0.relation == .forward }
+                } ?? members[0]
 
             // The source chain: producers that ran a sink forwarding to the root, or that the
             // root subscribed to, and everything they were built on.
@@ -107,7 +112,9 @@ struct TraceStructure {
             var inner = Set<UInt64>()
             for id in members where byID[id]!.kind == .sink {
                 let producers = runProducers(id)
-                if !producers.isEmpty, !chain.isEmpty, producers.allSatisfy({ !chain.contains($0) }) { inner.insert(id) }
+                if !producers.isEmpty, !chain.isEmpty, producers.allSatisfy({ !chain.contains($0) }) {
+                    inner.insert(id)
+                }
             }
             var frontier = Array(inner)
             while let id = frontier.popLast() {
@@ -141,7 +148,8 @@ struct TraceStructure {
             var innerFinder = UnionFind()
             for id in inner { innerFinder.add(id) }
             for id in inner.sorted() {
-                for edge in outgoing[id] ?? [] where (edge.relation == .forward || edge.relation == .owns) && inner.contains(edge.to) {
+                for edge in outgoing[id] ?? []
+                where (edge.relation == .forward || edge.relation == .owns) && inner.contains(edge.to) {
                     innerFinder.union(id, edge.to)
                 }
             }
@@ -156,7 +164,8 @@ struct TraceStructure {
                     let targets = Set((outgoing[producer] ?? []).filter { $0.relation == .run }.map(\.to))
                     let owningGroups = Set(targets.map { groupOf[$0] ?? 0 })
                     if owningGroups.count == 1, owningGroups.first != 0, !chain.contains(producer),
-                       !(producersOf[groupOf[id]!] ?? []).contains(producer) {
+                        !(producersOf[groupOf[id]!] ?? []).contains(producer)
+                    {
                         producersOf[groupOf[id]!, default: []].append(producer)
                         innerProducers.insert(producer)
                     }
@@ -172,9 +181,10 @@ struct TraceStructure {
             for id in members { for producer in runProducers(id) { allProducers.insert(producer) } }
             let outer = members.filter { !inner.contains($0) }
             for id in members { subscriptionOf[id] = index }
-            subscriptions.append(Subscription(
-                number: index + 1, root: root, nodes: outer, inner: innerSubscriptions,
-                allNodes: memberSet.union(innerSubscriptions.flatMap(\.nodes)), producers: allProducers))
+            subscriptions.append(
+                Subscription(
+                    number: index + 1, root: root, nodes: outer, inner: innerSubscriptions,
+                    allNodes: memberSet.union(innerSubscriptions.flatMap(\.nodes)), producers: allProducers))
         }
 
         // Signatures once every node's place is known.
@@ -194,8 +204,11 @@ struct TraceStructure {
                 var edgeParts: [String] = []
                 for id in ids {
                     for edge in outgoing[id] ?? [] {
-                        if let to = position[edge.to] { edgeParts.append("\(position[id]!)-\(edge.relation.rawValue)->\(to)") }
-                        else { edgeParts.append("\(position[id]!)-\(edge.relation.rawValue)->#\(edge.to)") }
+                        if let to = position[edge.to] {
+                            edgeParts.append("\(position[id]!)-\(edge.relation.rawValue)->\(to)")
+                        } else {
+                            edgeParts.append("\(position[id]!)-\(edge.relation.rawValue)->#\(edge.to)")
+                        }
                     }
                     for edge in incoming[id] ?? [] where position[edge.from] == nil {
                         edgeParts.append("#\(edge.from)-\(edge.relation.rawValue)->\(position[id]!)")
@@ -207,8 +220,10 @@ struct TraceStructure {
         }
         self.subscriptions = subscriptions
         self.subscriptionOf = subscriptionOf
-        observables = document.nodes.filter { !Self.subscriptionKinds.contains($0.kind) && !innerProducers.contains($0.id) }
-            .map(\.id).sorted()
+        observables = document.nodes.filter {
+            !Self.subscriptionKinds.contains($0.kind) && !innerProducers.contains($0.id)
+        }
+        .map(\.id).sorted()
     }
 
     /// The subscription holding node `id` (any of its nodes names it).

@@ -75,7 +75,9 @@ public struct BlockingObservable<Element> {
 
     /// Subscribes, waits until the sequence stops, `limit` matching elements arrived, or the
     /// timeout passes, then disposes the subscription.
-    private func collect(upTo limit: Int?, where predicate: @escaping (Element) throws -> Bool = { _ in true }) throws -> (elements: [Element], error: Swift.Error?) {
+    private func collect(
+        upTo limit: Int?, where predicate: @escaping (Element) throws -> Bool = { _ in true }
+    ) throws -> (elements: [Element], error: Swift.Error?) {
         let state = BlockingState<Element>()
         let subscription = source.subscribe { event in
             state.receive(event, limit: limit, predicate: predicate)

@@ -27,7 +27,9 @@ public func assertNoLeaks(
 ) rethrows -> [String: Int] {
     let before = Resources.snapshot()
     try body()
-    return LeakCheck.verify(since: before, comment: comment(), sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    return LeakCheck.verify(
+        since: before, comment: comment(),
+        sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
 /// `assertNoLeaks` for asynchronous bodies.
@@ -39,7 +41,9 @@ public func assertNoLeaks(
 ) async rethrows -> [String: Int] {
     let before = Resources.snapshot()
     try await body()
-    return LeakCheck.verify(since: before, comment: comment(), sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    return LeakCheck.verify(
+        since: before, comment: comment(),
+        sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
 /// The comparison behind `assertNoLeaks` and the `.noLeaks` trait.
@@ -65,7 +69,9 @@ public enum LeakCheck {
     /// Objects released by another thread just after the test body returned are not leaks: when
     /// something grew, the check looks again for up to `settleTime` before it reports.
     @discardableResult
-    public static func verify(since before: ResourceSnapshot, comment: String = "", sourceLocation: SourceLocation) -> [String: Int] {
+    public static func verify(
+        since before: ResourceSnapshot, comment: String = "", sourceLocation: SourceLocation
+    ) -> [String: Int] {
         var grown = leaks(since: before)
         let deadline = Date(timeIntervalSinceNow: settleTime)
         while !grown.isEmpty && Date() < deadline {
@@ -93,7 +99,9 @@ public struct NoLeaksTrait: TestTrait, SuiteTrait, TestScoping {
     /// Applies to every test inside a suite that has it.
     public var isRecursive: Bool { true }
 
-    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
         if test.isSuite {
             try await function()
             return

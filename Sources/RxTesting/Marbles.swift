@@ -130,7 +130,9 @@ public enum Marbles {
     }
 
     /// `string` for `String` elements of one character.
-    public static func string(_ events: [Recorded<Event<String>>], ticksPerFrame: Int = 10, zero: TestTime = 0) -> String {
+    public static func string(
+        _ events: [Recorded<Event<String>>], ticksPerFrame: Int = 10, zero: TestTime = 0
+    ) -> String {
         var values: [Character: String] = [:]
         for case .next(let element) in events.map(\.value) where element.count == 1 { values[element.first!] = element }
         return string(events, values: values, ticksPerFrame: ticksPerFrame, zero: zero)
@@ -157,7 +159,9 @@ public enum Marbles {
         let a = string(actual, values: values, ticksPerFrame: ticksPerFrame, zero: zero)
         var lines = ["expected: \(e)", "actual:   \(a)"]
         let ec = Array(e), ac = Array(a)
-        if let column = (0..<min(ec.count, ac.count)).first(where: { ec[$0] != ac[$0] }) ?? (ec.count != ac.count ? min(ec.count, ac.count) : nil) {
+        if let column = (0..<min(ec.count, ac.count)).first(where: { ec[$0] != ac[$0] })
+            ?? (ec.count != ac.count ? min(ec.count, ac.count) : nil)
+        {
             lines.append(String(repeating: " ", count: 10 + column) + "^ first difference at column \(column)")
         }
         // The events only one side has, in time order (a multiset difference).
@@ -205,7 +209,10 @@ extension TestScheduler {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> TestableObservable<Element> {
         let zero = marbles.contains("^") ? Defaults.subscribed : 0
-        return createHotObservable(parseMarbles(marbles, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
+        return createHotObservable(
+            parseMarbles(
+                marbles, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero,
+                SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
 
     /// A cold observable drawn as marbles; the first character is the subscription time.
@@ -216,20 +223,36 @@ extension TestScheduler {
         ticksPerFrame: Int = 10,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> TestableObservable<Element> {
-        createColdObservable(parseMarbles(marbles, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: 0, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
+        createColdObservable(
+            parseMarbles(
+                marbles, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: 0,
+                SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
 
     /// A hot observable of one-letter strings drawn as marbles.
-    public func createHotObservable(_ marbles: String, error: Swift.Error = MarbleError(), ticksPerFrame: Int = 10, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) -> TestableObservable<String> {
-        createHotObservable(marbles, values: letterValues(marbles), error: error, ticksPerFrame: ticksPerFrame, fileID: fileID, filePath: filePath, line: line, column: column)
+    public func createHotObservable(
+        _ marbles: String, error: Swift.Error = MarbleError(), ticksPerFrame: Int = 10, fileID: String = #fileID,
+        filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> TestableObservable<String> {
+        createHotObservable(
+            marbles, values: letterValues(marbles), error: error, ticksPerFrame: ticksPerFrame, fileID: fileID,
+            filePath: filePath, line: line, column: column)
     }
 
     /// A cold observable of one-letter strings drawn as marbles.
-    public func createColdObservable(_ marbles: String, error: Swift.Error = MarbleError(), ticksPerFrame: Int = 10, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) -> TestableObservable<String> {
-        createColdObservable(marbles, values: letterValues(marbles), error: error, ticksPerFrame: ticksPerFrame, fileID: fileID, filePath: filePath, line: line, column: column)
+    public func createColdObservable(
+        _ marbles: String, error: Swift.Error = MarbleError(), ticksPerFrame: Int = 10, fileID: String = #fileID,
+        filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> TestableObservable<String> {
+        createColdObservable(
+            marbles, values: letterValues(marbles), error: error, ticksPerFrame: ticksPerFrame, fileID: fileID,
+            filePath: filePath, line: line, column: column)
     }
 
-    private func parseMarbles<Element>(_ marbles: String, values: [Character: Element], error: Swift.Error, ticksPerFrame: Int, zero: TestTime, _ sourceLocation: SourceLocation) -> [Recorded<Event<Element>>] {
+    private func parseMarbles<Element>(
+        _ marbles: String, values: [Character: Element], error: Swift.Error, ticksPerFrame: Int, zero: TestTime,
+        _ sourceLocation: SourceLocation
+    ) -> [Recorded<Event<Element>>] {
         do {
             return try Marbles.events(marbles, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero)
         } catch {
@@ -258,7 +281,9 @@ func letterValues(_ marbles: String) -> [Character: String] {
 
 extension TestableObserver where Element: Equatable {
     /// The recorded events as marbles, frame zero at the subscription time (200 by default).
-    public func marbles(values: [Character: Element], ticksPerFrame: Int = 10, zero: TestTime = TestScheduler.Defaults.subscribed) -> String {
+    public func marbles(
+        values: [Character: Element], ticksPerFrame: Int = 10, zero: TestTime = TestScheduler.Defaults.subscribed
+    ) -> String {
         Marbles.string(events, values: values, ticksPerFrame: ticksPerFrame, zero: zero)
     }
 }
@@ -280,7 +305,9 @@ public func expectMarbles<Element: Equatable>(
     zero: TestTime = TestScheduler.Defaults.subscribed,
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) -> Bool {
-    expectMarbles(observer.events, expected, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero, fileID: fileID, filePath: filePath, line: line, column: column)
+    expectMarbles(
+        observer.events, expected, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero,
+        fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// `expectMarbles` for one-letter `String` elements.
@@ -294,8 +321,12 @@ public func expectMarbles(
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) -> Bool {
     var values = letterValues(expected)
-    for case .next(let element) in observer.events.map(\.value) where element.count == 1 { values[element.first!] = element }
-    return expectMarbles(observer.events, expected, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero, fileID: fileID, filePath: filePath, line: line, column: column)
+    for case .next(let element) in observer.events.map(\.value) where element.count == 1 {
+        values[element.first!] = element
+    }
+    return expectMarbles(
+        observer.events, expected, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero,
+        fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// `expectMarbles` for recorded events (a subscription's, a hot observable's…).
@@ -313,12 +344,18 @@ public func expectMarbles<Element: Equatable>(
     do {
         wanted = try Marbles.events(expected, values: values, error: error, ticksPerFrame: ticksPerFrame, zero: zero)
     } catch {
-        Issue.record(error, sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        Issue.record(
+            error, sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         return false
     }
-    guard let diff = Marbles.diff(expected: wanted, actual: actual, values: values, ticksPerFrame: ticksPerFrame, zero: zero) else {
+    guard
+        let diff = Marbles.diff(
+            expected: wanted, actual: actual, values: values, ticksPerFrame: ticksPerFrame, zero: zero)
+    else {
         return true
     }
-    Issue.record(Comment(rawValue: "marbles differ:\n" + diff), sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    Issue.record(
+        Comment(rawValue: "marbles differ:\n" + diff),
+        sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     return false
 }

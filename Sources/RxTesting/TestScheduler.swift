@@ -43,7 +43,9 @@ public class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConvert
     }
 
     /// Work due now or in the past runs at `clock + 1` (or `clock` without simulated delay).
-    public override func scheduleAbsoluteVirtual<StateType>(_ state: StateType, time: TestTime, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public override func scheduleAbsoluteVirtual<StateType>(
+        _ state: StateType, time: TestTime, action: @escaping (StateType) -> Disposable
+    ) -> Disposable {
         let adjusted = time <= clock ? clock + (simulateProcessingDelay ? 1 : 0) : time
         return super.scheduleAbsoluteVirtual(state, time: adjusted, action: action)
     }

@@ -46,7 +46,8 @@ final class HotObservable<Element>: TestableObservable<Element> {
         }
     }
 
-    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         let key = nextKey
         nextKey += 1
         observers[key] = observer.on
@@ -68,14 +69,16 @@ final class ColdObservable<Element>: TestableObservable<Element> {
         super.init(testScheduler: testScheduler, recordedEvents: recordedEvents, counter: "ColdObservable")
     }
 
-    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         let index = recordSubscribe()
         let scheduled = CompositeDisposable()
         for recorded in recordedEvents {
-            _ = scheduled.insert(testScheduler.scheduleRelativeVirtual((), dueTime: recorded.time) { _ in
-                observer.on(recorded.value)
-                return Disposables.create()
-            })
+            _ = scheduled.insert(
+                testScheduler.scheduleRelativeVirtual((), dueTime: recorded.time) { _ in
+                    observer.on(recorded.value)
+                    return Disposables.create()
+                })
         }
         var disposed = false
         return Disposables.create { [self] in

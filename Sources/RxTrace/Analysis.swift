@@ -59,9 +59,9 @@ public struct TraceLeakReport: Sendable, Equatable {
             node.disposed != nil || node.terminated != nil
         }
 
-        var owned: [UInt64: [UInt64]] = [:]      // disposable → what it owns
-        var owners: [UInt64: [UInt64]] = [:]     // node → its owners
-        var feeders: [UInt64: [UInt64]] = [:]    // observer → sinks forwarding to it
+        var owned: [UInt64: [UInt64]] = [:] // disposable → what it owns
+        var owners: [UInt64: [UInt64]] = [:] // node → its owners
+        var feeders: [UInt64: [UInt64]] = [:] // observer → sinks forwarding to it
         for edge in document.edges {
             switch edge.relation {
             case .owns:
@@ -182,14 +182,16 @@ public struct TraceSummary: Sendable, Equatable, CustomStringConvertible {
             .sorted { $0.anomaly.seq < $1.anomaly.seq }
         leaks = TraceLeakReport(document)
         lastSeq = max(
-            document.nodes.map { max($0.created, $0.disposed ?? 0, $0.deinitialized ?? 0, $0.terminated ?? 0) }.max() ?? 0,
+            document.nodes.map { max($0.created, $0.disposed ?? 0, $0.deinitialized ?? 0, $0.terminated ?? 0) }.max()
+                ?? 0,
             document.steps.last?.seq ?? 0,
             document.events.last?.seq ?? 0
         )
         lastEventTime = document.events.last?.time
         var names: [String] = []
         var seen = Set<String>()
-        for name in document.nodes.compactMap(\.thread) + document.steps.compactMap(\.thread) + document.events.compactMap(\.thread)
+        for name in document.nodes.compactMap(\.thread) + document.steps.compactMap(\.thread)
+            + document.events.compactMap(\.thread)
         where seen.insert(name).inserted {
             names.append(name)
         }
@@ -203,7 +205,8 @@ public struct TraceSummary: Sendable, Equatable, CustomStringConvertible {
     /// A few lines: nodes by kind, edges, steps, events, dropped counts, anomalies, leaks.
     public var description: String {
         func list<Key>(_ counts: [Key: Int], _ name: (Key) -> String) -> String {
-            counts.map { (name($0.key), $0.value) }.sorted { $0.0 < $1.0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+            counts.map { (name($0.key), $0.value) }.sorted { $0.0 < $1.0 }.map { "\($0.0) \($0.1)" }.joined(
+                separator: ", ")
         }
         var lines: [String] = []
         lines.append("nodes: \(nodeCount) (\(list(nodesByKind, \.rawValue))), \(aliveAtEnd) alive at the end")
@@ -216,7 +219,9 @@ public struct TraceSummary: Sendable, Equatable, CustomStringConvertible {
         lines.append("threads: \(threads.joined(separator: ", "))")
         lines.append("anomalies: \(anomalies.count)")
         for (node, anomaly) in anomalies.prefix(10) {
-            lines.append("  \(anomaly.kind.rawValue) on \(node.type) #\(node.id)\(node.callSite.map { " at \($0)" } ?? ""): \(anomaly.detail)")
+            lines.append(
+                "  \(anomaly.kind.rawValue) on \(node.type) #\(node.id)\(node.callSite.map { " at \($0)" } ?? ""): \(anomaly.detail)"
+            )
         }
         lines.append("leaked: \(leaks.nodes.count) nodes at \(leaks.groups.count) call sites")
         for group in leaks.groups.prefix(10) {

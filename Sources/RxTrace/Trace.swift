@@ -30,10 +30,14 @@ public enum Trace {
     /// the enclosing recording's ids), and the enclosing recording keeps everything. `options`
     /// then does not apply. A tracer of another kind installed already is a programming error
     /// (precondition failure).
-    public static func record(options: TraceRecorder.Options = TraceRecorder.Options(), _ body: () throws -> Void) rethrows -> TraceDocument {
+    public static func record(
+        options: TraceRecorder.Options = TraceRecorder.Options(), _ body: () throws -> Void
+    ) rethrows -> TraceDocument {
         if let installed = Tracing.tracer {
             guard let enclosing = installed as? TraceRecorder else {
-                preconditionFailure("Trace.record: a tracer that is not a TraceRecorder (\(type(of: installed))) is installed; uninstall it first")
+                preconditionFailure(
+                    "Trace.record: a tracer that is not a TraceRecorder (\(type(of: installed))) is installed; uninstall it first"
+                )
             }
             let start = enclosing.currentSeq
             try body()

@@ -16,7 +16,10 @@ public enum TraceFileError: Error, Equatable, CustomStringConvertible {
         case .empty(let path): return "\(path): the file is empty"
         case .notJSON(let path, let reason): return "\(path): not a trace (malformed or truncated JSON: \(reason))"
         case .unknownFormat(let path, let found):
-            if let found { return "\(path): unknown trace format \"\(found)\" (this rxtrace reads \"\(TraceDocument.currentFormat)\")" }
+            if let found {
+                return
+                    "\(path): unknown trace format \"\(found)\" (this rxtrace reads \"\(TraceDocument.currentFormat)\")"
+            }
             return "\(path): not a trace (no \"format\" field)"
         case .invalid(let path, let reason): return "\(path): invalid trace: \(reason)"
         }
@@ -66,10 +69,13 @@ extension TraceDocument {
         var ids = Set<UInt64>()
         for node in nodes {
             guard node.id != 0 else { throw .invalid(path: path, reason: "node id 0") }
-            guard ids.insert(node.id).inserted else { throw .invalid(path: path, reason: "node \(node.id) appears twice") }
+            guard ids.insert(node.id).inserted else {
+                throw .invalid(path: path, reason: "node \(node.id) appears twice")
+            }
         }
         for edge in edges where !ids.contains(edge.from) || !ids.contains(edge.to) {
-            throw .invalid(path: path, reason: "edge \(edge.from) -\(edge.relation.rawValue)-> \(edge.to) names a missing node")
+            throw .invalid(
+                path: path, reason: "edge \(edge.from) -\(edge.relation.rawValue)-> \(edge.to) names a missing node")
         }
         for event in events where !ids.contains(event.node) {
             throw .invalid(path: path, reason: "event \(event.seq) names missing node \(event.node)")

@@ -33,7 +33,9 @@ public enum DiagramOutput {
             let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             if process.terminationStatus == 0 { return url }
-            let reason = message.split(separator: "\n").first.map(String.init) ?? "rxtrace exited with \(process.terminationStatus)"
+            let reason =
+                message.split(separator: "\n").first.map(String.init)
+                ?? "rxtrace exited with \(process.terminationStatus)"
             FileHandle.standardError.write(Data("note: \(base.lastPathComponent): no \(view) view (\(reason))\n".utf8))
             return nil
         }
@@ -42,14 +44,17 @@ public enum DiagramOutput {
             try data.write(to: url, options: .atomic)
             return url
         } catch let error as RenderError {
-            FileHandle.standardError.write(Data("note: \(base.lastPathComponent): no \(view) view (\(error.description))\n".utf8))
+            FileHandle.standardError.write(
+                Data("note: \(base.lastPathComponent): no \(view) view (\(error.description))\n".utf8))
             return nil
         }
     }
 
     /// `rxtrace`, when it was built next to this executable.
     static let rxtraceExecutable: URL? = {
-        guard let directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else { return nil }
+        guard let directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else {
+            return nil
+        }
         let candidate = directory.appendingPathComponent("rxtrace")
         return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
     }()
@@ -121,7 +126,8 @@ public enum DiagramOutput {
         let width = order.map { nodes.label($0).count }.max() ?? 0
         return order.map { id in
             let name = nodes.label(id)
-            return name.padding(toLength: width, withPad: " ", startingAt: 0) + "  --" + lanes[id]!.joined(separator: "--") + "\n"
+            return name.padding(toLength: width, withPad: " ", startingAt: 0) + "  --"
+                + lanes[id]!.joined(separator: "--") + "\n"
         }.joined()
     }
 

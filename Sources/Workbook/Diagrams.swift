@@ -17,7 +17,8 @@ public enum Diagrams {
 
     /// Turns a trace into one view file: SVG through RxGraphviz by default
     /// (`DiagramOutput.render`); `DiagramOutput.write` writes text only.
-    nonisolated(unsafe) public static var renderer: (TraceDocument, _ view: String, _ base: URL) throws -> URL? = DiagramOutput.render
+    nonisolated(unsafe) public static var renderer: (TraceDocument, _ view: String, _ base: URL) throws -> URL? =
+        DiagramOutput.render
 
     /// True when the main examples are to be drawn.
     public static var isEnabled: Bool { directory != nil }
@@ -32,7 +33,8 @@ public enum Diagrams {
             do {
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             } catch {
-                FileHandle.standardError.write(Data("error: cannot create \(url.path): \(error.localizedDescription)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("error: cannot create \(url.path): \(error.localizedDescription)\n".utf8))
                 exit(2)
             }
             directory = url

@@ -28,7 +28,8 @@ extension RxTraceCommand {
                 Console.out("no leaks: every subscription in \(trace) was disposed or terminated\n")
                 return
             }
-            var text = "\(report.nodes.count) leaked node\(report.nodes.count == 1 ? "" : "s") at \(report.groups.count) call site\(report.groups.count == 1 ? "" : "s"):\n"
+            var text =
+                "\(report.nodes.count) leaked node\(report.nodes.count == 1 ? "" : "s") at \(report.groups.count) call site\(report.groups.count == 1 ? "" : "s"):\n"
             for group in report.groups {
                 text += "\(group.callSite): \(group.nodes.count) never disposed\n"
                 var order: [String] = []

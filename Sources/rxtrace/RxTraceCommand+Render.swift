@@ -61,7 +61,8 @@ extension RxTraceCommand {
                 throw CLIError.badInput("\(format.rawValue) is binary: give an output file with -o FILE")
             }
             let document = try readTrace(trace)
-            let options = RenderOptions(expand: expand, filterType: filterType, filterSite: filterSite, subscription: subscription)
+            let options = RenderOptions(
+                expand: expand, filterType: filterType, filterSite: filterSite, subscription: subscription)
             let data: Data
             do {
                 data = try TraceRenderer.render(document, view: view, format: format, options: options)

@@ -37,15 +37,18 @@ extension RxTraceCommand {
                 }
                 return URL(fileURLWithPath: program)
             }
-            let digits = program.lowercased().hasPrefix("chapter") ? String(program.dropFirst("chapter".count)) : program
+            let digits =
+                program.lowercased().hasPrefix("chapter") ? String(program.dropFirst("chapter".count)) : program
             guard !digits.isEmpty, digits.allSatisfy(\.isNumber), let number = Int(digits) else {
                 throw CLIError.badInput("\(program): not an executable and not a chapter name (like 02 or chapter02)")
             }
             let name = "chapter" + (number < 10 ? "0\(number)" : "\(number)")
-            let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+                .deletingLastPathComponent()
             let candidate = here.appendingPathComponent(name)
             guard manager.isExecutableFile(atPath: candidate.path) else {
-                throw CLIError.badInput("\(name): not built next to rxtrace in \(here.path) (swift build --product \(name))")
+                throw CLIError.badInput(
+                    "\(name): not built next to rxtrace in \(here.path) (swift build --product \(name))")
             }
             return candidate
         }
@@ -75,12 +78,16 @@ extension RxTraceCommand {
             }
             process.waitUntilExit()
             if process.terminationReason == .uncaughtSignal {
-                Console.error("rxtrace: note: \(executable.lastPathComponent) was killed by signal \(process.terminationStatus)")
+                Console.error(
+                    "rxtrace: note: \(executable.lastPathComponent) was killed by signal \(process.terminationStatus)")
             } else if process.terminationStatus != 0 {
-                Console.error("rxtrace: note: \(executable.lastPathComponent) exited with status \(process.terminationStatus)")
+                Console.error(
+                    "rxtrace: note: \(executable.lastPathComponent) exited with status \(process.terminationStatus)")
             }
             guard manager.fileExists(atPath: traceURL.path) else {
-                throw CLIError.run("\(executable.lastPathComponent) wrote no trace to \(traceURL.path) (does it record when RXTRACE is set?)")
+                throw CLIError.run(
+                    "\(executable.lastPathComponent) wrote no trace to \(traceURL.path) (does it record when RXTRACE is set?)"
+                )
             }
             let document = try readTrace(traceURL.path)
 

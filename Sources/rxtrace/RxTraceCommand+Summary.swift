@@ -38,7 +38,8 @@ extension RxTraceCommand {
             let subscriptions = TraceRenderer.subscriptions(in: document)
             text += "subscriptions: \(subscriptions.count)\n"
             for info in subscriptions.prefix(20) {
-                text += "  \(info.number): \(info.root.type) #\(info.root.id)\(info.root.callSite.map { " at \($0)" } ?? ""), \(info.nodeCount) nodes"
+                text +=
+                    "  \(info.number): \(info.root.type) #\(info.root.id)\(info.root.callSite.map { " at \($0)" } ?? ""), \(info.nodeCount) nodes"
                 text += info.innerCount > 0 ? ", \(info.innerCount) inner\n" : "\n"
             }
             if subscriptions.count > 20 { text += "  … \(subscriptions.count - 20) more\n" }

@@ -91,7 +91,9 @@ extension RenderFormat: ExpressibleByArgument {}
 enum Console {
     static func out(_ text: String) { write(Data(text.utf8), to: STDOUT_FILENO) }
     static func out(_ data: Data) { write(data, to: STDOUT_FILENO) }
-    static func error(_ line: String) { write(Data((line.hasSuffix("\n") ? line : line + "\n").utf8), to: STDERR_FILENO) }
+    static func error(_ line: String) {
+        write(Data((line.hasSuffix("\n") ? line : line + "\n").utf8), to: STDERR_FILENO)
+    }
 
     private static func write(_ data: Data, to descriptor: Int32) {
         data.withUnsafeBytes { buffer in
@@ -116,10 +118,12 @@ func writeAtomically(_ data: Data, to path: String) throws {
     let url = URL(fileURLWithPath: path)
     let directory = url.deletingLastPathComponent()
     var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+    else {
         throw CLIError.rendering("\(path): cannot write: no directory \(directory.path)")
     }
-    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+    let temporary = directory.appendingPathComponent(
+        ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
     do {
         try data.write(to: temporary)
     } catch {

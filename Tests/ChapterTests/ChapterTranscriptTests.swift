@@ -12,7 +12,9 @@ import Workbook
 
     /// `02` for every `Chapters/02-Topic/` folder.
     static var chapterNumbers: [String] {
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Chapters").path)) ?? []
+        let folders =
+            (try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Chapters").path))
+            ?? []
         return folders.filter { $0.first?.isNumber == true }.map { String($0.prefix(2)) }.sorted()
     }
 
@@ -44,7 +46,9 @@ import Workbook
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self), status: process.terminationStatus)
+        return Run(
+            stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+            status: process.terminationStatus)
     }
 
     /// `debug()` starts each line with the local time; everything else is deterministic.
@@ -65,8 +69,11 @@ import Workbook
     @Test(arguments: chapterNumbers)
     func transcriptMatchesGolden(_ number: String) throws {
         let executable = Self.productsDirectory.appendingPathComponent("chapter\(number)")
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "chapter\(number) is not built at \(executable.path)")
-        let golden = try String(contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter\(number).txt"), encoding: .utf8)
+        try #require(
+            FileManager.default.isExecutableFile(atPath: executable.path),
+            "chapter\(number) is not built at \(executable.path)")
+        let golden = try String(
+            contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter\(number).txt"), encoding: .utf8)
         let run = try Self.run(executable)
         #expect(run.status == 0, "chapter\(number) exited with \(run.status): \(run.stderr)")
         let actual = Self.masked(run.stdout)
@@ -76,7 +83,8 @@ import Workbook
             let first = (0..<min(a.count, g.count)).first { a[$0] != g[$0] } ?? min(a.count, g.count)
             let got = first < a.count ? String(a[first]) : "<end>"
             let want = first < g.count ? String(g[first]) : "<end>"
-            Issue.record("chapter\(number) differs from its golden at line \(first + 1):\n  got:  \(got)\n  want: \(want)")
+            Issue.record(
+                "chapter\(number) differs from its golden at line \(first + 1):\n  got:  \(got)\n  want: \(want)")
         }
     }
 
@@ -85,11 +93,13 @@ import Workbook
     @Test func diagramsAreWrittenWithoutChangingTheTranscript() throws {
         let executable = Self.productsDirectory.appendingPathComponent("chapter02")
         try #require(FileManager.default.isExecutableFile(atPath: executable.path))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chapter-diagrams-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chapter-diagrams-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try Self.run(executable, arguments: ["--diagrams", directory.path])
         #expect(run.status == 0)
-        let golden = try String(contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter02.txt"), encoding: .utf8)
+        let golden = try String(
+            contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter02.txt"), encoding: .utf8)
         #expect(run.stdout == golden)
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
         let trace = directory.appendingPathComponent("mojito.trace.json")
@@ -113,7 +123,8 @@ import Workbook
         environment["RXTRACE"] = path.path
         let run = try Self.run(executable, environment: environment)
         #expect(run.status == 0)
-        let golden = try String(contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter04.txt"), encoding: .utf8)
+        let golden = try String(
+            contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter04.txt"), encoding: .utf8)
         #expect(run.stdout == golden)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any]
         #expect(json?["format"] as? String == "rxtrace/1")

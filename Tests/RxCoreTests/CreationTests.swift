@@ -36,8 +36,12 @@ struct CreationTests {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start(disposed: 250) {
             Observable<Int>.create { observer in
-                let a = scheduler.scheduleRelative((), dueTime: .seconds(30)) { _ in observer.onNext(1); return Disposables.create() }
-                let b = scheduler.scheduleRelative((), dueTime: .seconds(80)) { _ in observer.onNext(2); return Disposables.create() }
+                let a = scheduler.scheduleRelative((), dueTime: .seconds(30)) { _ in
+                    observer.onNext(1); return Disposables.create()
+                }
+                let b = scheduler.scheduleRelative((), dueTime: .seconds(80)) { _ in
+                    observer.onNext(2); return Disposables.create()
+                }
                 return Disposables.create(a, b)
             }
         }
@@ -47,15 +51,21 @@ struct CreationTests {
     @Test func just() {
         let scheduler = TestScheduler(initialClock: 0)
         #expect(scheduler.start { Observable.just(42) }.events == [.next(200, 42), .completed(200)])
-        let onScheduler = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { Observable.just(1, scheduler: scheduler) }
+        let onScheduler = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) {
+            Observable.just(1, scheduler: scheduler)
+        }
         #expect(onScheduler.events == [.next(1201, 1), .completed(1202)])
     }
 
     @Test func ofAndFromArray() {
         let scheduler = TestScheduler(initialClock: 0)
-        #expect(scheduler.start { Observable.of(1, 2, 3) }.events == [.next(200, 1), .next(200, 2), .next(200, 3), .completed(200)])
-        #expect(scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { Observable.from([4, 5]) }.events
-            == [.next(1200, 4), .next(1200, 5), .completed(1200)])
+        #expect(
+            scheduler.start { Observable.of(1, 2, 3) }.events == [
+                .next(200, 1), .next(200, 2), .next(200, 3), .completed(200),
+            ])
+        #expect(
+            scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { Observable.from([4, 5]) }.events
+                == [.next(1200, 4), .next(1200, 5), .completed(1200)])
     }
 
     @Test func ofOnATestSchedulerTakesOneTickPerElement() {
@@ -72,22 +82,32 @@ struct CreationTests {
 
     @Test func fromSequenceAndOptional() {
         let scheduler = TestScheduler(initialClock: 0)
-        #expect(scheduler.start { Observable.from(stride(from: 0, to: 6, by: 2)) }.events
-            == [.next(200, 0), .next(200, 2), .next(200, 4), .completed(200)])
-        #expect(scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { Observable.from(optional: 5) }.events
-            == [.next(1200, 5), .completed(1200)])
-        #expect(scheduler.start(created: 2100, subscribed: 2200, disposed: 3000) { Observable<Int>.from(optional: nil) }.events
-            == [.completed(2200)])
-        #expect(scheduler.start(created: 3100, subscribed: 3200, disposed: 4000) { Observable.from(optional: 6, scheduler: scheduler) }.events
-            == [.next(3201, 6), .completed(3202)])
+        #expect(
+            scheduler.start { Observable.from(stride(from: 0, to: 6, by: 2)) }.events
+                == [.next(200, 0), .next(200, 2), .next(200, 4), .completed(200)])
+        #expect(
+            scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { Observable.from(optional: 5) }.events
+                == [.next(1200, 5), .completed(1200)])
+        #expect(
+            scheduler.start(created: 2100, subscribed: 2200, disposed: 3000) { Observable<Int>.from(optional: nil) }
+                .events
+                == [.completed(2200)])
+        #expect(
+            scheduler.start(created: 3100, subscribed: 3200, disposed: 4000) {
+                Observable.from(optional: 6, scheduler: scheduler)
+            }.events
+                == [.next(3201, 6), .completed(3202)])
     }
 
     @Test func emptyNeverError() {
         let scheduler = TestScheduler(initialClock: 0)
         #expect(scheduler.start { Observable<Int>.empty() }.events == [.completed(200)])
-        #expect(scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { Observable<Int>.never() }.events.isEmpty)
-        #expect(scheduler.start(created: 2100, subscribed: 2200, disposed: 3000) { Observable<Int>.error(TestError()) }.events
-            == [.error(2200, TestError())])
+        #expect(
+            scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { Observable<Int>.never() }.events.isEmpty)
+        #expect(
+            scheduler.start(created: 2100, subscribed: 2200, disposed: 3000) { Observable<Int>.error(TestError()) }
+                .events
+                == [.error(2200, TestError())])
     }
 
     @Test func deferredCallsTheFactoryPerSubscription() {
@@ -119,10 +139,18 @@ struct CreationTests {
 
     @Test func range() {
         let scheduler = TestScheduler(initialClock: 0)
-        #expect(scheduler.start { Observable.range(start: 5, count: 3) }.events == [.next(200, 5), .next(200, 6), .next(200, 7), .completed(200)])
-        #expect(scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { Observable.range(start: 0, count: 0) }.events == [.completed(1200)])
-        #expect(scheduler.start(created: 2100, subscribed: 2200, disposed: 3000) { Observable.range(start: Int8(126), count: 2) }.events
-            == [.next(2200, 126), .next(2200, 127), .completed(2200)])
+        #expect(
+            scheduler.start { Observable.range(start: 5, count: 3) }.events == [
+                .next(200, 5), .next(200, 6), .next(200, 7), .completed(200),
+            ])
+        #expect(
+            scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { Observable.range(start: 0, count: 0) }
+                .events == [.completed(1200)])
+        #expect(
+            scheduler.start(created: 2100, subscribed: 2200, disposed: 3000) {
+                Observable.range(start: Int8(126), count: 2)
+            }.events
+                == [.next(2200, 126), .next(2200, 127), .completed(2200)])
     }
 
     @Test func repeatElementStopsWhenDisposed() {
@@ -160,11 +188,16 @@ struct CreationTests {
     @Test func generateFailsWhenConditionOrIterateThrows() {
         let scheduler = TestScheduler(initialClock: 0)
         let badCondition = scheduler.start {
-            Observable.generate(initialState: 0, condition: { x -> Bool in if x == 1 { throw TestError("condition") }; return true }, iterate: { $0 + 1 })
+            Observable.generate(
+                initialState: 0,
+                condition: { x -> Bool in
+                    if x == 1 { throw TestError("condition") }; return true
+                }, iterate: { $0 + 1 })
         }
         #expect(badCondition.events == [.next(200, 0), .error(200, TestError("condition"))])
         let badIterate = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) {
-            Observable.generate(initialState: 0, condition: { _ in true }, iterate: { _ -> Int in throw TestError("iterate") })
+            Observable.generate(
+                initialState: 0, condition: { _ in true }, iterate: { _ -> Int in throw TestError("iterate") })
         }
         #expect(badIterate.events == [.next(1200, 0), .error(1200, TestError("iterate"))])
     }

@@ -130,7 +130,8 @@ struct SubscribeTests {
     @Test func disposingEarlyCallsOnDisposedOnce() {
         let calls = Collected<String>()
         let subject = PublishSubject<Int>()
-        let subscription = subject.subscribe(onNext: { calls.append("next \($0)") }, onDisposed: { calls.append("disposed") })
+        let subscription = subject.subscribe(
+            onNext: { calls.append("next \($0)") }, onDisposed: { calls.append("disposed") })
         subject.onNext(1)
         subscription.dispose()
         subject.onNext(2)

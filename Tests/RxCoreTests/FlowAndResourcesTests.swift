@@ -20,7 +20,10 @@ struct SubscribeFlowTests {
         let calls = recorder.calls
         // DESIGN.md's reference: subscribe → schedule → SinkDisposer.init → run → sink init →
         // handler → on (sink) → forwardOn → on (observer) → onCore → setSinkAndSubscription.
-        let flow: [TraceCall] = [.subscribe, .schedule, .`init`, .run, .`init`, .handler, .on, .forwardOn, .on, .onCore, .setSinkAndSubscription]
+        let flow: [TraceCall] = [
+            .subscribe, .schedule, .`init`, .run, .`init`, .handler, .on, .forwardOn, .on, .onCore,
+            .setSinkAndSubscription,
+        ]
         #expect(Array(calls.prefix(flow.count)) == flow)
         let rest = calls.dropFirst(flow.count)
         #expect(!rest.isEmpty && rest.allSatisfy { $0 == .dispose }, "then only disposal: \(rest)")

@@ -9,7 +9,9 @@ private func window<Source: ObservableType>(
     let observer = scheduler.createObserver(Source.Element.self)
     var subscription: Disposable?
     scheduler.scheduleAt(subscribe) { subscription = source.subscribe(observer) }
-    scheduler.scheduleAt(dispose) { subscription?.dispose(); subscription = nil }
+    scheduler.scheduleAt(dispose) {
+        subscription?.dispose(); subscription = nil
+    }
     return observer
 }
 
@@ -44,7 +46,10 @@ struct SubjectTests {
         let log = EventLog<Int>()
         _ = subject.subscribe(log)
         #expect(log.events.count == 1)
-        if case .error(RxError.disposed)? = log.events.first {} else { Issue.record("expected RxError.disposed, got \(log.events)") }
+        if case .error(RxError.disposed)? = log.events.first {
+        } else {
+            Issue.record("expected RxError.disposed, got \(log.events)")
+        }
     }
 
     @Test func behaviorStartsWithTheLatestValue() throws {

@@ -18,7 +18,9 @@ final class StepRecorder: RxTracer, @unchecked Sendable {
     var calls: [TraceCall] { state.withLock { $0.calls } }
 
     func node(kind: TraceNodeKind, type: String, callSite: CallSite?) -> UInt64 {
-        state.withLock { $0.nextID += 1; return $0.nextID }
+        state.withLock {
+            $0.nextID += 1; return $0.nextID
+        }
     }
     func edge(from: UInt64, to: UInt64, relation: TraceRelation) {}
     func step(_ call: TraceCall, from: UInt64, to: UInt64, detail: String?) {

@@ -45,14 +45,15 @@ struct CurrentThreadSchedulerTests {
                 _ = Observable.just(round).map { $0 * 10 }.subscribe(onNext: { seen.append("thread \(round): \($0)") })
             }
         }
-        #expect(seen.all == [
-            "other thread required: true",
-            "other thread inside: false",
-            "this thread inside: false",
-            "thread 1: 10",
-            "thread 2: 20",
-            "thread 3: 30",
-        ])
+        #expect(
+            seen.all == [
+                "other thread required: true",
+                "other thread inside: false",
+                "this thread inside: false",
+                "thread 1: 10",
+                "thread 2: 20",
+                "thread 3: 30",
+            ])
         #expect(CurrentThreadScheduler.isScheduleRequired)
     }
 
@@ -159,7 +160,9 @@ struct VirtualTimeSchedulerTests {
     @Test func stopEndsStartAfterTheRunningItem() {
         let scheduler = TestScheduler(initialClock: 0)
         let order = Collected<Int>()
-        scheduler.scheduleAt(10) { order.append(10); scheduler.stop() }
+        scheduler.scheduleAt(10) {
+            order.append(10); scheduler.stop()
+        }
         scheduler.scheduleAt(20) { order.append(20) }
         scheduler.start()
         #expect(order.all == [10])
@@ -180,7 +183,9 @@ struct VirtualTimeSchedulerTests {
     @Test func disposedWorkDoesNotRun() {
         let scheduler = TestScheduler(initialClock: 0)
         var ran = false
-        let work = scheduler.scheduleRelative((), dueTime: .seconds(10)) { _ in ran = true; return Disposables.create() }
+        let work = scheduler.scheduleRelative((), dueTime: .seconds(10)) { _ in
+            ran = true; return Disposables.create()
+        }
         work.dispose()
         scheduler.start()
         #expect(!ran)

@@ -1,8 +1,9 @@
-import TraceFixtures
 import Foundation
-import Testing
-@testable import RxGraphviz
 import RxTrace
+import Testing
+import TraceFixtures
+
+@testable import RxGraphviz
 
 /// Issue 5: the graph of real traces crashed Graphviz 2.42 (`free(): double free` in
 /// `gvFreeLayout`, "triangulation failed" on the signup form). The cause was labelled flat edges:
@@ -13,10 +14,14 @@ import RxTrace
     private struct Failure: Error, CustomStringConvertible { var description: String }
 
     /// Records `body` and checks that every core object it made is gone afterwards.
-    private func recording(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) rethrows -> TraceDocument {
+    private func recording(
+        _ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
+    ) rethrows -> TraceDocument {
         let before = Resources.total
         let trace = try Trace.record(body)
-        #expect(Resources.total == before, "leaked \(Resources.total - before) core objects", sourceLocation: sourceLocation)
+        #expect(
+            Resources.total == before, "leaked \(Resources.total - before) core objects", sourceLocation: sourceLocation
+        )
         return trace
     }
 
@@ -31,7 +36,9 @@ import RxTrace
         }
         collect(graph.root)
         for edge in edges where edge.attributes["label"] != nil {
-            if groups.contains(where: { $0.contains(edge.from) && $0.contains(edge.to) }) { flat.append("\(edge.from) -> \(edge.to)") }
+            if groups.contains(where: { $0.contains(edge.from) && $0.contains(edge.to) }) {
+                flat.append("\(edge.from) -> \(edge.to)")
+            }
         }
         #expect(flat.isEmpty, "labelled flat edges: \(flat)", sourceLocation: sourceLocation)
     }
@@ -44,10 +51,22 @@ import RxTrace
             for format in RenderFormat.allCases {
                 let data = try TraceRenderer.render(trace, view: view, format: format)
                 switch format {
-                case .svg: #expect(String(decoding: data, as: UTF8.self).contains("</svg>"), "\(view) svg", sourceLocation: sourceLocation)
-                case .png: #expect(Array(data.prefix(4)) == [0x89, 0x50, 0x4E, 0x47], "\(view) png", sourceLocation: sourceLocation)
-                case .pdf: #expect(String(decoding: data.prefix(5), as: UTF8.self) == "%PDF-", "\(view) pdf", sourceLocation: sourceLocation)
-                case .dot: #expect(String(decoding: data, as: UTF8.self).hasPrefix("digraph"), "\(view) dot", sourceLocation: sourceLocation)
+                case .svg:
+                    #expect(
+                        String(decoding: data, as: UTF8.self).contains("</svg>"), "\(view) svg",
+                        sourceLocation: sourceLocation)
+                case .png:
+                    #expect(
+                        Array(data.prefix(4)) == [0x89, 0x50, 0x4E, 0x47], "\(view) png", sourceLocation: sourceLocation
+                    )
+                case .pdf:
+                    #expect(
+                        String(decoding: data.prefix(5), as: UTF8.self) == "%PDF-", "\(view) pdf",
+                        sourceLocation: sourceLocation)
+                case .dot:
+                    #expect(
+                        String(decoding: data, as: UTF8.self).hasPrefix("digraph"), "\(view) dot",
+                        sourceLocation: sourceLocation)
                 }
             }
         }
@@ -128,7 +147,8 @@ import RxTrace
         let trace = recording {
             let bag = DisposeBag()
             let query = BehaviorSubject<String>(value: "rx")
-            let rows = query
+            let rows =
+                query
                 .map { text -> [String] in
                     if text.isEmpty { throw RxError.unknown }
                     return [text, text.uppercased()]
@@ -159,17 +179,21 @@ import RxTrace
 
             let usernameValid = username.map { Observable.just($0.count >= 3) }.switchLatest().share(replay: 1)
             let passwordValid = password.map { $0.count >= 5 }.share(replay: 1)
-            let repeatedValid = Observable.combineLatest(password, repeated) { $0 == $1 && !$1.isEmpty }.share(replay: 1)
-            let signing = tap
+            let repeatedValid = Observable.combineLatest(password, repeated) { $0 == $1 && !$1.isEmpty }.share(
+                replay: 1)
+            let signing =
+                tap
                 .withLatestFrom(Observable.combineLatest(username, password) { "\($0):\($1)" })
                 .map { Observable.just($0) }
                 .switchLatest()
                 .startWith("idle")
                 .share(replay: 1)
-            Observable.combineLatest(usernameValid, passwordValid, repeatedValid, signing) { $0 && $1 && $2 && $3 != "busy" }
-                .distinctUntilChanged()
-                .subscribe(onNext: { enabled.append($0) })
-                .disposed(by: bag)
+            Observable.combineLatest(usernameValid, passwordValid, repeatedValid, signing) {
+                $0 && $1 && $2 && $3 != "busy"
+            }
+            .distinctUntilChanged()
+            .subscribe(onNext: { enabled.append($0) })
+            .disposed(by: bag)
             signing.subscribe(onNext: { signups.append($0) }).disposed(by: bag)
 
             username.onNext("alice")
@@ -189,7 +213,10 @@ import RxTrace
         var row = DotSubgraph(name: "row", attributes: ["rank": "same"])
         row.nodes = [DotNode("a"), DotNode("b"), DotNode("c")]
         graph.root.subgraphs.append(row)
-        graph.root.edges = [DotEdge("a", "c", ["label": "x", "color": "red"]), DotEdge("b", "c", ["label": "y"]), DotEdge("c", "d", ["label": "z"])]
+        graph.root.edges = [
+            DotEdge("a", "c", ["label": "x", "color": "red"]), DotEdge("b", "c", ["label": "y"]),
+            DotEdge("c", "d", ["label": "z"]),
+        ]
         let dot = String(decoding: try TraceRenderer.render(graph, format: .dot), as: UTF8.self)
         #expect(dot.contains("a -> c [xlabel=x, color=red];"))
         #expect(dot.contains("b -> c [xlabel=y];"))
@@ -210,7 +237,10 @@ import RxTrace
         var cluster = DotSubgraph(name: "cluster_x")
         cluster.subgraphs = [same]
         graph.root.subgraphs = [first, second, cluster]
-        graph.root.edges = [DotEdge("a", "b", ["label": "top"]), DotEdge("c", "d", ["label": "same"]), DotEdge("a", "c", ["label": "down"])]
+        graph.root.edges = [
+            DotEdge("a", "b", ["label": "top"]), DotEdge("c", "d", ["label": "same"]),
+            DotEdge("a", "c", ["label": "down"]),
+        ]
         #expect(Set(graph.rankGroups()) == [["a", "b"], ["c", "d"]])
         let outside = graph.withFlatEdgeLabelsOutside()
         #expect(outside.root.edges.map { $0.attributes["label"] } == [nil, nil, .text("down")])
@@ -226,7 +256,9 @@ import RxTrace
         graph.root.subgraphs = [row]
         graph.root.edges = [DotEdge("a", "c", ["tailport": "s", "label": "out"])]
         let simple = graph.simplifiedForLayout().dotText
-        for gone in ["newrank", "rank=min", "[label=", " label=", "tailport"] { #expect(!simple.contains(gone), "\(gone) is still there") }
+        for gone in ["newrank", "rank=min", "[label=", " label=", "tailport"] {
+            #expect(!simple.contains(gone), "\(gone) is still there")
+        }
         #expect(simple.contains("rankdir=TB") && simple.contains("splines=line"))
         #expect(simple.contains("a -> b [xlabel=kept];") && simple.contains("a -> c [xlabel=out];"))
     }

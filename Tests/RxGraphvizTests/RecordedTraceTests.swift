@@ -1,15 +1,20 @@
 import Foundation
-import Testing
-@testable import RxGraphviz
 import RxTrace
+import Testing
+
+@testable import RxGraphviz
 
 /// The views on traces recorded from real runs of the core, not built by hand.
 @Suite(.serialized) struct RecordedTraceTests {
     /// Runs `body` and checks that every core object it made is gone afterwards.
-    private func checkingNoLeaks<T>(_ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation) rethrows -> T {
+    private func checkingNoLeaks<T>(
+        _ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation
+    ) rethrows -> T {
         let before = Resources.total
         let result = try body()
-        #expect(Resources.total == before, "leaked \(Resources.total - before) core objects", sourceLocation: sourceLocation)
+        #expect(
+            Resources.total == before, "leaked \(Resources.total - before) core objects", sourceLocation: sourceLocation
+        )
         return result
     }
 
@@ -32,7 +37,9 @@ import RxTrace
         #expect(structure.observables.map { structure.byID[$0]!.type } == ["AnonymousObservable"])
 
         let graph = try TraceRenderer.graph(of: trace, view: .graph).dotText
-        for type in ["AnonymousObservable", "AnonymousObserver", "SinkDisposer", "AnonymousObservableSink", "BinaryDisposable"] {
+        for type in [
+            "AnonymousObservable", "AnonymousObserver", "SinkDisposer", "AnonymousObservableSink", "BinaryDisposable",
+        ] {
             #expect(graph.contains("\(type)\\nRecordedTraceTests.swift:"), "graph lacks \(type)")
         }
         #expect(graph.contains("label=run") && graph.contains("label=forward") && graph.contains("label=owns"))
@@ -41,7 +48,10 @@ import RxTrace
         // The flow lists the calls in the documents' order.
         let flow = try TraceRenderer.graph(of: trace, view: .flow).dotText
         var rest = Substring(flow)
-        for call in ["subscribe", "schedule", "init", "run", "handler", "on", "forwardOn", "onCore", "setSinkAndSubscription", "dispose"] {
+        for call in [
+            "subscribe", "schedule", "init", "run", "handler", "on", "forwardOn", "onCore", "setSinkAndSubscription",
+            "dispose",
+        ] {
             guard let range = rest.range(of: "<B>\(call)</B>") else {
                 Issue.record("flow lacks \(call) in order")
                 break
@@ -84,7 +94,9 @@ import RxTrace
             }
         }
         let marbles = try TraceRenderer.graph(of: trace, view: .marbles).dotText
-        for value in ["(1)", "(2)", "(10)", "(20)", "<B>|</B>"] { #expect(marbles.contains(value), "marbles lack \(value)") }
+        for value in ["(1)", "(2)", "(10)", "(20)", "<B>|</B>"] {
+            #expect(marbles.contains(value), "marbles lack \(value)")
+        }
         let graph = try TraceRenderer.graph(of: trace, view: .graph).dotText
         #expect(graph.contains("PublishSubject") && graph.contains("MapSink"))
         #expect(try TraceRenderer.render(trace, view: .resources, format: .svg).count > 0)

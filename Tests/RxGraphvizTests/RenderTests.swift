@@ -1,12 +1,14 @@
-import TraceFixtures
 import Foundation
+import RxTrace
 import Synchronization
 import Testing
+import TraceFixtures
+
 @testable import RxGraphviz
-import RxTrace
 
 /// Golden DOT files live next to this file; `RXANATOMY_UPDATE_GOLDEN=1` rewrites them.
-private let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+private let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+    "Golden")
 
 private func checkGolden(_ name: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let url = goldenDirectory.appendingPathComponent(name)
@@ -15,7 +17,10 @@ private func checkGolden(_ name: String, _ text: String, sourceLocation: SourceL
         return
     }
     let expected = try String(contentsOf: url, encoding: .utf8)
-    #expect(text == expected, "\(name) differs from its golden file; rerun with RXANATOMY_UPDATE_GOLDEN=1 if the change is meant", sourceLocation: sourceLocation)
+    #expect(
+        text == expected,
+        "\(name) differs from its golden file; rerun with RXANATOMY_UPDATE_GOLDEN=1 if the change is meant",
+        sourceLocation: sourceLocation)
 }
 
 private let examples: [(name: String, document: TraceDocument)] = [
@@ -64,9 +69,13 @@ private let examples: [(name: String, document: TraceDocument)] = [
     }
 
     @Test func graphSVGNamesEveryNodeOfTheReference() throws {
-        let svg = String(decoding: try TraceRenderer.render(Fixtures.reference(disposed: false), view: .graph, format: .svg), as: UTF8.self)
-        for label in ["AnonymousObservable", "AnonymousObserver", "SinkDisposer", "AnonymousObservableSink",
-                      "AnonymousDisposable", "BinaryDisposable", "main.swift:1 · #1", "main.swift:5 · #2", "main.swift:3 · #5"] {
+        let svg = String(
+            decoding: try TraceRenderer.render(Fixtures.reference(disposed: false), view: .graph, format: .svg),
+            as: UTF8.self)
+        for label in [
+            "AnonymousObservable", "AnonymousObserver", "SinkDisposer", "AnonymousObservableSink",
+            "AnonymousDisposable", "BinaryDisposable", "main.swift:1 · #1", "main.swift:5 · #2", "main.swift:3 · #5",
+        ] {
             #expect(svg.contains(label), "graph.svg lacks \(label)")
         }
         // Leaked nodes are drawn in red.
@@ -74,9 +83,12 @@ private let examples: [(name: String, document: TraceDocument)] = [
     }
 
     @Test func flowSVGListsTheStepsInOrder() throws {
-        let svg = String(decoding: try TraceRenderer.render(Fixtures.reference(), view: .flow, format: .svg), as: UTF8.self)
-        let calls = ["subscribe", "schedule", "init", "run", "init", "run", "handler", "on", "forwardOn", "on", "onCore",
-                     "setSinkAndSubscription", "dispose", "dispose", "dispose", "dispose"]
+        let svg = String(
+            decoding: try TraceRenderer.render(Fixtures.reference(), view: .flow, format: .svg), as: UTF8.self)
+        let calls = [
+            "subscribe", "schedule", "init", "run", "init", "run", "handler", "on", "forwardOn", "on", "onCore",
+            "setSinkAndSubscription", "dispose", "dispose", "dispose", "dispose",
+        ]
         var rest = Substring(svg)
         for call in calls {
             guard let range = rest.range(of: ">\(call)</text>") else {
@@ -90,14 +102,16 @@ private let examples: [(name: String, document: TraceDocument)] = [
     }
 
     @Test func marblesSVGShowsValuesAndCompletion() throws {
-        let svg = String(decoding: try TraceRenderer.render(Fixtures.mapSubject(), view: .marbles, format: .svg), as: UTF8.self)
+        let svg = String(
+            decoding: try TraceRenderer.render(Fixtures.mapSubject(), view: .marbles, format: .svg), as: UTF8.self)
         for label in ["MapSink", "AnonymousObserver", "(10)", "(20)", "(1)", "(2)", ">|<", "210", "220", "300"] {
             #expect(svg.contains(label), "marbles.svg lacks \(label)")
         }
     }
 
     @Test func resourcesSVGShowsPeakAndTypes() throws {
-        let svg = String(decoding: try TraceRenderer.render(Fixtures.mapSubject(), view: .resources, format: .svg), as: UTF8.self)
+        let svg = String(
+            decoding: try TraceRenderer.render(Fixtures.mapSubject(), view: .resources, format: .svg), as: UTF8.self)
         #expect(svg.contains("peak 7, 2 at the end"))
         for type in ["MapSink", "SinkDisposer", "PublishSubject"] { #expect(svg.contains(type)) }
     }
@@ -133,7 +147,8 @@ private let examples: [(name: String, document: TraceDocument)] = [
         #expect(graph.nodeCount == 2 + 6 + 1)
         #expect(!dot.contains("JustSink\\nmain.swift:2 · #12"))
 
-        let expanded = try TraceRenderer.graph(of: Fixtures.flatMapJust(count: 50), view: .graph, options: RenderOptions(expand: true))
+        let expanded = try TraceRenderer.graph(
+            of: Fixtures.flatMapJust(count: 50), view: .graph, options: RenderOptions(expand: true))
         #expect(expanded.nodeCount == 2 + 6 + 50 * 4)
         #expect(!expanded.dotText.contains("×"))
     }
@@ -142,7 +157,8 @@ private let examples: [(name: String, document: TraceDocument)] = [
         let document = Fixtures.reference()
         let byType = try TraceRenderer.graph(of: document, view: .graph, options: RenderOptions(filterType: "Sink"))
         #expect(byType.nodeCount == 2)
-        let bySite = try TraceRenderer.graph(of: document, view: .graph, options: RenderOptions(filterSite: "main.swift:3"))
+        let bySite = try TraceRenderer.graph(
+            of: document, view: .graph, options: RenderOptions(filterSite: "main.swift:3"))
         #expect(bySite.nodeCount == 1)
         #expect(bySite.dotText.contains("AnonymousDisposable"))
     }
@@ -169,7 +185,9 @@ private let examples: [(name: String, document: TraceDocument)] = [
         } catch {
             #expect(error.description.contains("6000 nodes"))
         }
-        #expect(try TraceRenderer.graph(of: document, view: .graph, options: RenderOptions(filterSite: "main.swift:1209")).nodeCount == 5)
+        #expect(
+            try TraceRenderer.graph(of: document, view: .graph, options: RenderOptions(filterSite: "main.swift:1209"))
+                .nodeCount == 5)
     }
 
     @Test func emptyTraceDoesNotFitAnyView() {
@@ -214,12 +232,16 @@ private let examples: [(name: String, document: TraceDocument)] = [
         guard let directory = ProcessInfo.processInfo.environment["RXANATOMY_DUMP_DIR"] else { return }
         let url = URL(fileURLWithPath: directory)
         let flatMap = Fixtures.flatMapJust(count: 10_000)
-        try TraceRenderer.render(flatMap, view: .graph, format: .png).write(to: url.appendingPathComponent("flatmap-graph.png"))
-        try TraceRenderer.render(Fixtures.flatMapJust(count: 3), view: .graph, format: .png, options: RenderOptions(expand: true))
-            .write(to: url.appendingPathComponent("flatmap3-expanded.png"))
+        try TraceRenderer.render(flatMap, view: .graph, format: .png).write(
+            to: url.appendingPathComponent("flatmap-graph.png"))
+        try TraceRenderer.render(
+            Fixtures.flatMapJust(count: 3), view: .graph, format: .png, options: RenderOptions(expand: true)
+        )
+        .write(to: url.appendingPathComponent("flatmap3-expanded.png"))
         try TraceRenderer.render(Fixtures.flatMapJust(count: 3), view: .marbles, format: .png)
             .write(to: url.appendingPathComponent("flatmap3-marbles.png"))
-        try TraceRenderer.render(flatMap, view: .resources, format: .png).write(to: url.appendingPathComponent("flatmap-resources.png"))
+        try TraceRenderer.render(flatMap, view: .resources, format: .png).write(
+            to: url.appendingPathComponent("flatmap-resources.png"))
     }
 }
 

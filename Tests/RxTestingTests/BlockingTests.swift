@@ -75,7 +75,8 @@ struct BlockingTests {
 
     @Test func materializeKeepsElementsAndTheEnd() {
         #expect(background(3).toBlocking().materialize() == .completed(elements: [0, 1, 2]))
-        #expect(background(2, failing: true).toBlocking().materialize() == .failed(elements: [0, 1], error: TestError()))
+        #expect(
+            background(2, failing: true).toBlocking().materialize() == .failed(elements: [0, 1], error: TestError()))
         drainWorker()
     }
 
@@ -87,7 +88,8 @@ struct BlockingTests {
         } catch {
             Issue.record("unexpected \(error)")
         }
-        if case .failed(let elements, RxError.timeout) = Observable<Int>.never().toBlocking(timeout: 0.05).materialize() {
+        if case .failed(let elements, RxError.timeout) = Observable<Int>.never().toBlocking(timeout: 0.05).materialize()
+        {
             #expect(elements.isEmpty)
         } else {
             Issue.record("materialize did not report the timeout")

@@ -38,7 +38,9 @@ struct LeakCheckTests {
     }
 
     @Test func describeSortsByGrowthThenName() {
-        #expect(LeakCheck.describe(["MapSink": 1, "SinkDisposer": 2, "Filter": 1]) == "+2 SinkDisposer, +1 Filter, +1 MapSink")
+        #expect(
+            LeakCheck.describe(["MapSink": 1, "SinkDisposer": 2, "Filter": 1])
+                == "+2 SinkDisposer, +1 Filter, +1 MapSink")
     }
 
     @Test func traitFailsTheTestWhenSomethingLeaks() async throws {

@@ -71,13 +71,14 @@ struct MarbleTests {
         let expected = try Marbles.events("--a--b--|", values: values, zero: 200)
         let actual = try Marbles.events("--a--c--|", values: values, zero: 200)
         let diff = try #require(Marbles.diff(expected: expected, actual: actual, values: values, zero: 200))
-        #expect(diff == """
-            expected: --a--b--|
-            actual:   --a--c--|
-                           ^ first difference at column 5
-            - next(2) @ 250
-            + next(3) @ 250
-            """)
+        #expect(
+            diff == """
+                expected: --a--b--|
+                actual:   --a--c--|
+                               ^ first difference at column 5
+                - next(2) @ 250
+                + next(3) @ 250
+                """)
         #expect(Marbles.diff(expected: expected, actual: expected, values: values) == nil)
     }
 
@@ -88,7 +89,9 @@ struct MarbleTests {
         withKnownIssue {
             #expect(!expectMarbles(res, "--a---b|"))
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("actual:   --a-b-|") && $0.rawValue.contains("+ next(b) @ 240") }
+            issue.comments.contains {
+                $0.rawValue.contains("actual:   --a-b-|") && $0.rawValue.contains("+ next(b) @ 240")
+            }
         }
     }
 

@@ -28,7 +28,7 @@ final class RxTestCompatibilityTests: XCTestCase {
             )
 
             let correctSubscriptions = [
-                Subscription(200, 300),
+                Subscription(200, 300)
             ]
 
             XCTAssertEqual(res.events, correctMessages)
@@ -55,10 +55,12 @@ final class RxTestCompatibilityTests: XCTestCase {
             xs.filter { $0 % 2 == 0 }
         }
 
-        XCTAssertEqual(res.events, [
-            .next(220, 2),
-            .error(230, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 2),
+                .error(230, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 

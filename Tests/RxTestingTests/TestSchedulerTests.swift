@@ -79,7 +79,8 @@ struct TestSchedulerTests {
         let delayed = TestScheduler(initialClock: 0)
         let immediate = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         #expect(delayed.start { Observable.just(1, scheduler: delayed) }.events == [.next(201, 1), .completed(202)])
-        #expect(immediate.start { Observable.just(1, scheduler: immediate) }.events == [.next(200, 1), .completed(200)])
+        #expect(
+            immediate.start { Observable.just(1, scheduler: immediate) }.events == [.next(200, 1), .completed(200)])
     }
 
     @Test func scheduleAtInThePastRunsNext() {
@@ -98,7 +99,9 @@ struct TestSchedulerTests {
         #expect(scheduler.clock == 20)
         #expect(scheduler.now == Date(timeIntervalSince1970: 10))
         var ranAt: TestTime?
-        _ = scheduler.scheduleRelative((), dueTime: .seconds(3)) { _ in ranAt = scheduler.clock; return Disposables.create() }
+        _ = scheduler.scheduleRelative((), dueTime: .seconds(3)) { _ in
+            ranAt = scheduler.clock; return Disposables.create()
+        }
         _ = scheduler.scheduleRelative((), dueTime: .milliseconds(500)) { _ in Disposables.create() }
         scheduler.start()
         #expect(ranAt == 26, "3 s at 0.5 s per tick is 6 ticks")

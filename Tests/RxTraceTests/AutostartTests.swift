@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RxTrace
+import Testing
 
 /// `RXTRACE=…`: the entry point the core calls at its first object, called directly here
 /// (a whole-process run is the CLI's end-to-end test).
@@ -13,7 +13,8 @@ import RxTrace
         #expect(Tracing.tracer == nil)
 
         let before = Resources.snapshot()
-        let recorder = try #require(TraceAutostart.start(environment: ["RXTRACE": url.path, "RXTRACE_KEEP": "events", "RXTRACE_RING": "50"]))
+        let recorder = try #require(
+            TraceAutostart.start(environment: ["RXTRACE": url.path, "RXTRACE_KEEP": "events", "RXTRACE_RING": "50"]))
         #expect(Tracing.tracer === recorder)
         #expect(TraceAutostart.isRecording)
         #expect(recorder.options.keep == .events && recorder.options.ringCapacity == 50)
@@ -57,7 +58,9 @@ import RxTrace
         #expect(TraceAutostart.options(from: ["RXTRACE_KEEP": "GRAPH"]).keep == .graph)
         #expect(TraceAutostart.options(from: ["RXTRACE_KEEP": "nonsense"]).keep == .all)
         #expect(TraceAutostart.options(from: ["RXTRACE_RING": "1_000"]).ringCapacity == 1000)
-        #expect(TraceAutostart.options(from: ["RXTRACE_RING": "-3"]).ringCapacity == TraceRecorder.Options.defaultRingCapacity)
+        #expect(
+            TraceAutostart.options(from: ["RXTRACE_RING": "-3"]).ringCapacity
+                == TraceRecorder.Options.defaultRingCapacity)
     }
 
     @Test func anUnwritablePathIsReportedNotFatal() {

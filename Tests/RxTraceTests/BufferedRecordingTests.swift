@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RxTrace
+import Testing
 
 /// The recorder's per-thread buffers: what several threads record is all in the trace, each
 /// record once, in `seq` order; the ring keeps the newest; the events of one delivery share one
@@ -48,7 +48,9 @@ import RxTrace
         // event, the map sink's `forwardOn` and the observer's `on`, event and `onCore`.
         let nexts = trace.events.filter { $0.kind == .next }
         #expect(nexts.count == threads * count * 3)
-        #expect(trace.steps.filter { $0.call == .forwardOn && $0.detail?.hasPrefix("next(") == true }.count == threads * count * 2)
+        #expect(
+            trace.steps.filter { $0.call == .forwardOn && $0.detail?.hasPrefix("next(") == true }.count == threads
+                * count * 2)
         // Each thread's elements arrive at its observer in order.
         let observers = Set(trace.nodes.filter { $0.type == "AnonymousObserver" }.map(\.id))
         #expect(observers.count == threads)

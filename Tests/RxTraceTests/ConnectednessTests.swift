@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RxTrace
+import Testing
 
 /// Every sink and observer of a subscription is reachable from the observer that started it:
 /// inner subscriptions and helper observers of the combining operators are part of the graph.
@@ -10,7 +10,10 @@ import RxTrace
         ("flatMap", { a, _ in a.flatMap { Observable.of($0, $0) } }),
         ("flatMapLatest", { a, b in a.flatMapLatest { _ in b.asObservable() } }),
         ("concatMap", { a, _ in a.concatMap { Observable.of($0) } }),
-        ("merge(maxConcurrent:)", { a, b in Observable.of(a.asObservable(), b.asObservable()).merge(maxConcurrent: 1) }),
+        (
+            "merge(maxConcurrent:)",
+            { a, b in Observable.of(a.asObservable(), b.asObservable()).merge(maxConcurrent: 1) }
+        ),
         ("combineLatest", { a, b in Observable.combineLatest(a, b) { $0 + $1 } }),
         ("zip", { a, b in Observable.zip(a, b) { $0 + $1 } }),
         ("withLatestFrom", { a, b in a.withLatestFrom(b) }),

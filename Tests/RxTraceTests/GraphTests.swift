@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RxTrace
+import Testing
 
 /// The documents' examples, traced: exact nodes (kind, type, call site), edges and step order.
 @Suite(.serialized) struct GraphTests {
@@ -12,7 +12,8 @@ import RxTrace
         var printed: [String] = []
         let trace = checkingNoLeaks {
             Trace.record {
-                l1 = #line; let observable = Observable<String>.create { observer in
+                l1 = #line + 1
+                let observable = Observable<String>.create { observer in
                     observer.onNext("mojito")
                     l3 = #line; return Disposables.create()
                 }
@@ -21,31 +22,33 @@ import RxTrace
             }
         }
         #expect(printed == ["mojito"])
-        #expect(nodeLines(trace) == [
-            "1 producer AnonymousObservable \(file):\(l1)",
-            "2 observer AnonymousObserver \(file):\(l5)",
-            "3 disposable SinkDisposer \(file):\(l5)",
-            "4 sink AnonymousObservableSink \(file):\(l5)",
-            "5 disposable NopDisposable \(file):\(l3)",
-            "6 disposable BinaryDisposable \(file):\(l5)",
-        ])
+        #expect(
+            nodeLines(trace) == [
+                "1 producer AnonymousObservable \(file):\(l1)",
+                "2 observer AnonymousObserver \(file):\(l5)",
+                "3 disposable SinkDisposer \(file):\(l5)",
+                "4 sink AnonymousObservableSink \(file):\(l5)",
+                "5 disposable NopDisposable \(file):\(l3)",
+                "6 disposable BinaryDisposable \(file):\(l5)",
+            ])
         #expect(edgeLines(trace) == ["1 -run-> 4", "4 -forward-> 2", "3 -owns-> 4", "3 -owns-> 5", "6 -owns-> 3"])
-        #expect(stepLines(trace) == [
-            "subscribe 2→1 subscribe(2)",                  // [7] → [6]
-            "schedule 1→0 CurrentThreadScheduler",         // [6]
-            "init 1→3 SinkDisposer",                       // [6]
-            "run 1→1 run(observer: 2, cancel: 3)",         // [5]
-            "init 1→4",                                    // [8]
-            "handler 4→1 AnyObserver(sink)",               // [8]
-            "on 0→4 next(mojito)",                         // [8]
-            "forwardOn 4→2 next(mojito)",                  // [9]
-            "on 0→2 next(mojito)",                         // [9]
-            "onCore 0→2 next(mojito)",                     // [9]
-            "setSinkAndSubscription 1→3 sink: 4, subscription: 5",
-            "dispose 6→3",
-            "dispose 3→4",
-            "dispose 3→5",
-        ])
+        #expect(
+            stepLines(trace) == [
+                "subscribe 2→1 subscribe(2)", // [7] → [6]
+                "schedule 1→0 CurrentThreadScheduler", // [6]
+                "init 1→3 SinkDisposer", // [6]
+                "run 1→1 run(observer: 2, cancel: 3)", // [5]
+                "init 1→4", // [8]
+                "handler 4→1 AnyObserver(sink)", // [8]
+                "on 0→4 next(mojito)", // [8]
+                "forwardOn 4→2 next(mojito)", // [9]
+                "on 0→2 next(mojito)", // [9]
+                "onCore 0→2 next(mojito)", // [9]
+                "setSinkAndSubscription 1→3 sink: 4, subscription: 5",
+                "dispose 6→3",
+                "dispose 3→4",
+                "dispose 3→5",
+            ])
         #expect(eventLines(trace) == ["4 next(mojito)", "2 next(mojito)"])
         // One clock: births, steps and events interleave in the order they happened.
         let seqs = trace.steps.map(\.seq)
@@ -70,52 +73,56 @@ import RxTrace
             }
         }
         #expect(printed == [10, 20])
-        #expect(nodeLines(trace) == [
-            "1 producer ObservableSequence \(file):\(la)",
-            "2 producer Map \(file):\(lb)",
-            "3 observer AnonymousObserver \(file):\(lc)",
-            "4 disposable SinkDisposer \(file):\(lc)",
-            "5 sink MapSink \(file):\(lc)",
-            "6 disposable SinkDisposer \(file):\(lc)",
-            "7 sink ObservableSequenceSink \(file):\(lc)",
-            "8 disposable BinaryDisposable \(file):\(lc)",
-        ])
-        #expect(edgeLines(trace) == [
-            "2 -source-> 1",
-            "2 -run-> 5", "5 -forward-> 3", "4 -owns-> 5", "4 -owns-> 6",
-            "1 -run-> 7", "7 -forward-> 5", "6 -owns-> 7",
-            "8 -owns-> 4",
-        ])
-        #expect(stepLines(trace) == [
-            "subscribe 3→2 subscribe(3)",
-            "schedule 2→0 CurrentThreadScheduler",
-            "init 2→4 SinkDisposer",
-            "run 2→2 run(observer: 3, cancel: 4)",
-            "init 2→5",
-            "subscribe 5→1 subscribe(5)",
-            "init 1→6 SinkDisposer",
-            "run 1→1 run(observer: 5, cancel: 6)",
-            "init 1→7",
-            "setSinkAndSubscription 1→6 sink: 7, subscription: 0",
-            "setSinkAndSubscription 2→4 sink: 5, subscription: 6",
-            "forwardOn 7→5 next(1)",
-            "forwardOn 5→3 next(10)",
-            "on 0→3 next(10)",
-            "onCore 0→3 next(10)",
-            "forwardOn 7→5 next(2)",
-            "forwardOn 5→3 next(20)",
-            "on 0→3 next(20)",
-            "onCore 0→3 next(20)",
-            "forwardOn 7→5 completed",
-            "forwardOn 5→3 completed",
-            "on 0→3 completed",
-            "onCore 0→3 completed",
-            "dispose 4→5",
-            "dispose 4→6",
-            "dispose 6→7",
-            "dispose 8→4",                                 // `d.dispose()`: finished already
-        ])
-        #expect(eventLines(trace) == ["5 next(1)", "3 next(10)", "5 next(2)", "3 next(20)", "5 completed", "3 completed"])
+        #expect(
+            nodeLines(trace) == [
+                "1 producer ObservableSequence \(file):\(la)",
+                "2 producer Map \(file):\(lb)",
+                "3 observer AnonymousObserver \(file):\(lc)",
+                "4 disposable SinkDisposer \(file):\(lc)",
+                "5 sink MapSink \(file):\(lc)",
+                "6 disposable SinkDisposer \(file):\(lc)",
+                "7 sink ObservableSequenceSink \(file):\(lc)",
+                "8 disposable BinaryDisposable \(file):\(lc)",
+            ])
+        #expect(
+            edgeLines(trace) == [
+                "2 -source-> 1",
+                "2 -run-> 5", "5 -forward-> 3", "4 -owns-> 5", "4 -owns-> 6",
+                "1 -run-> 7", "7 -forward-> 5", "6 -owns-> 7",
+                "8 -owns-> 4",
+            ])
+        #expect(
+            stepLines(trace) == [
+                "subscribe 3→2 subscribe(3)",
+                "schedule 2→0 CurrentThreadScheduler",
+                "init 2→4 SinkDisposer",
+                "run 2→2 run(observer: 3, cancel: 4)",
+                "init 2→5",
+                "subscribe 5→1 subscribe(5)",
+                "init 1→6 SinkDisposer",
+                "run 1→1 run(observer: 5, cancel: 6)",
+                "init 1→7",
+                "setSinkAndSubscription 1→6 sink: 7, subscription: 0",
+                "setSinkAndSubscription 2→4 sink: 5, subscription: 6",
+                "forwardOn 7→5 next(1)",
+                "forwardOn 5→3 next(10)",
+                "on 0→3 next(10)",
+                "onCore 0→3 next(10)",
+                "forwardOn 7→5 next(2)",
+                "forwardOn 5→3 next(20)",
+                "on 0→3 next(20)",
+                "onCore 0→3 next(20)",
+                "forwardOn 7→5 completed",
+                "forwardOn 5→3 completed",
+                "on 0→3 completed",
+                "onCore 0→3 completed",
+                "dispose 4→5",
+                "dispose 4→6",
+                "dispose 6→7",
+                "dispose 8→4", // `d.dispose()`: finished already
+            ])
+        #expect(
+            eventLines(trace) == ["5 next(1)", "3 next(10)", "5 next(2)", "3 next(20)", "5 completed", "3 completed"])
         #expect(trace.nodes.first { $0.id == 3 }?.terminated != nil)
         #expect(Trace.leaks(in: trace).isEmpty)
     }
@@ -137,33 +144,35 @@ import RxTrace
         }
         #expect(first == ["🐶"])
         #expect(second == ["🐶", "🐱"])
-        #expect(nodeLines(trace) == [
-            "1 subject PublishSubject \(file):\(l1)",
-            "2 observer AnonymousObserver \(file):\(l2)",
-            "3 disposable SubscriptionDisposable -",
-            "4 disposable BinaryDisposable \(file):\(l2)",
-            "5 observer AnonymousObserver \(file):\(l3)",
-            "6 disposable SubscriptionDisposable -",
-            "7 disposable BinaryDisposable \(file):\(l3)",
-        ])
+        #expect(
+            nodeLines(trace) == [
+                "1 subject PublishSubject \(file):\(l1)",
+                "2 observer AnonymousObserver \(file):\(l2)",
+                "3 disposable SubscriptionDisposable -",
+                "4 disposable BinaryDisposable \(file):\(l2)",
+                "5 observer AnonymousObserver \(file):\(l3)",
+                "6 disposable SubscriptionDisposable -",
+                "7 disposable BinaryDisposable \(file):\(l3)",
+            ])
         #expect(edgeLines(trace) == ["2 -subscribes-> 1", "4 -owns-> 3", "5 -subscribes-> 1", "7 -owns-> 6"])
-        #expect(stepLines(trace) == [
-            "subscribe 2→1 subscribe(2)",
-            "subscribe 5→1 subscribe(5)",
-            "on 0→1 next(🐶)",
-            "forwardOn 1→2 next(🐶)",
-            "on 0→2 next(🐶)",
-            "onCore 0→2 next(🐶)",
-            "forwardOn 1→5 next(🐶)",
-            "on 0→5 next(🐶)",
-            "onCore 0→5 next(🐶)",
-            "dispose 4→3",
-            "on 0→1 next(🐱)",
-            "forwardOn 1→5 next(🐱)",
-            "on 0→5 next(🐱)",
-            "onCore 0→5 next(🐱)",
-            "dispose 7→6",
-        ])
+        #expect(
+            stepLines(trace) == [
+                "subscribe 2→1 subscribe(2)",
+                "subscribe 5→1 subscribe(5)",
+                "on 0→1 next(🐶)",
+                "forwardOn 1→2 next(🐶)",
+                "on 0→2 next(🐶)",
+                "onCore 0→2 next(🐶)",
+                "forwardOn 1→5 next(🐶)",
+                "on 0→5 next(🐶)",
+                "onCore 0→5 next(🐶)",
+                "dispose 4→3",
+                "on 0→1 next(🐱)",
+                "forwardOn 1→5 next(🐱)",
+                "on 0→5 next(🐱)",
+                "onCore 0→5 next(🐱)",
+                "dispose 7→6",
+            ])
         #expect(eventLines(trace) == ["1 next(🐶)", "2 next(🐶)", "5 next(🐶)", "1 next(🐱)", "5 next(🐱)"])
         #expect(Trace.leaks(in: trace).isEmpty)
     }

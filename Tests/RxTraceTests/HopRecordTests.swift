@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RxCore
 import RxTrace
+import Testing
+
+@testable import RxCore
 
 /// The recorder keeps one record per traced call (a hop's `forwardOn` step and the event it
 /// carries together) and expands it into steps and events when the trace is read: what a
@@ -33,16 +34,17 @@ import RxTrace
                 ($0.seq, "event \(name($0.node)) next(\($0.value ?? ""))")
             }
         let sorted = items.sorted { $0.seq < $1.seq }
-        #expect(sorted.map(\.line) == [
-            "on 0→AnonymousObservableSink next(1)",
-            "event AnonymousObservableSink next(1)",
-            "forwardOn AnonymousObservableSink→MapSink next(1)",
-            "event MapSink next(1)",
-            "forwardOn MapSink→AnonymousObserver next(10)",
-            "on 0→AnonymousObserver next(10)",
-            "event AnonymousObserver next(10)",
-            "onCore 0→AnonymousObserver next(10)",
-        ])
+        #expect(
+            sorted.map(\.line) == [
+                "on 0→AnonymousObservableSink next(1)",
+                "event AnonymousObservableSink next(1)",
+                "forwardOn AnonymousObservableSink→MapSink next(1)",
+                "event MapSink next(1)",
+                "forwardOn MapSink→AnonymousObserver next(10)",
+                "on 0→AnonymousObserver next(10)",
+                "event AnonymousObserver next(10)",
+                "onCore 0→AnonymousObserver next(10)",
+            ])
         // One clock value each, none skipped: nothing else happened in between.
         let seqs = sorted.map(\.seq)
         #expect(seqs == Array(seqs[0]...(seqs[0] + UInt64(seqs.count) - 1)))
@@ -65,17 +67,20 @@ import RxTrace
         let types = Dictionary(uniqueKeysWithValues: trace.nodes.map { ($0.id, $0.type) })
         func name(_ id: UInt64) -> String { id == 0 ? "0" : types[id] ?? "?" }
         let items: [(seq: UInt64, line: String)] =
-            trace.steps.filter { $0.detail == "next(7)" }.map { ($0.seq, "\($0.call.rawValue) \(name($0.from))→\(name($0.to))") }
+            trace.steps.filter { $0.detail == "next(7)" }.map {
+                ($0.seq, "\($0.call.rawValue) \(name($0.from))→\(name($0.to))")
+            }
             + trace.events.filter { $0.value == "7" }.map { ($0.seq, "event \(name($0.node))") }
         let sorted = items.sorted { $0.seq < $1.seq }
-        #expect(sorted.map(\.line) == [
-            "on 0→AnonymousObservableSink",
-            "event AnonymousObservableSink",
-            "forwardOn AnonymousObservableSink→AnonymousObserver",
-            "on 0→AnonymousObserver",
-            "event AnonymousObserver",
-            "onCore 0→AnonymousObserver",
-        ])
+        #expect(
+            sorted.map(\.line) == [
+                "on 0→AnonymousObservableSink",
+                "event AnonymousObservableSink",
+                "forwardOn AnonymousObservableSink→AnonymousObserver",
+                "on 0→AnonymousObserver",
+                "event AnonymousObserver",
+                "onCore 0→AnonymousObserver",
+            ])
         let seqs = sorted.map(\.seq)
         #expect(seqs == Array(seqs[0]...(seqs[0] + UInt64(seqs.count) - 1)))
         let times = Set(trace.events.filter { $0.value == "7" }.map(\.time))
@@ -106,7 +111,8 @@ import RxTrace
         for value in [2, 3] {
             #expect(stepLines(trace).filter { $0.hasSuffix("next(\(value))") }.count == 1)
             #expect(trace.steps.filter { $0.detail == "next(\(value))" }.map(\.call) == [.on])
-            #expect(trace.events.filter { $0.value == "\(value)" }.map { types[$0.node] } == ["AnonymousObservableSink"])
+            #expect(
+                trace.events.filter { $0.value == "\(value)" }.map { types[$0.node] } == ["AnonymousObservableSink"])
         }
         #expect(trace.events.filter { $0.value == "1" || $0.value == "10" }.count == 3)
     }
@@ -171,7 +177,8 @@ import RxTrace
         /// a `create` sink's `on` and `forwardOn`, a step alone, an event alone; a few with their
         /// value kept aside as text.
         mutating func record(keepSteps: Bool) -> (TraceRecord, String?) {
-            var shape: TraceRecord.Shape = [.forwarded, .received, .observed, .step, .receivedForwarded][Int(next() % 5)]
+            var shape: TraceRecord.Shape = [.forwarded, .received, .observed, .step, .receivedForwarded][
+                Int(next() % 5)]
             var parts: TraceRecord.Parts = []
             if keepSteps, next() % 5 != 0 { parts.formUnion([.steps, .keptSteps]) }
             if shape != .step, next() % 3 != 0 { parts.formUnion([.event, .keptEvent]) }

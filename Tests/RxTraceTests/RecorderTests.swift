@@ -1,13 +1,15 @@
 import Foundation
-import Testing
-import RxTrace
 import RxTesting
+import RxTrace
+import Testing
 
 /// A minimal converter so a `VirtualTimeScheduler` counts in integer ticks.
 struct TickConverter: VirtualTimeConverterType {
     func convertFromVirtualTime(_ virtualTime: Int) -> RxTime { Date(timeIntervalSince1970: Double(virtualTime)) }
     func convertToVirtualTime(_ time: RxTime) -> Int { Int(time.timeIntervalSince1970) }
-    func convertFromVirtualTimeInterval(_ virtualTimeInterval: Int) -> TimeInterval { TimeInterval(virtualTimeInterval) }
+    func convertFromVirtualTimeInterval(_ virtualTimeInterval: Int) -> TimeInterval {
+        TimeInterval(virtualTimeInterval)
+    }
     func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> Int {
         if case .seconds(let s) = timeInterval { return s }
         return 0
@@ -53,7 +55,10 @@ final class ObserverBox<Element>: @unchecked Sendable {
         let report = Trace.leaks(in: trace)
         #expect(report.nodes.map(\.id) == [2, 3, 4, 5, 6])
         #expect(report.groups.map(\.callSite) == ["\(file):\(l5)", "\(file):\(l3)"])
-        #expect(report.groups.first?.nodes.map(\.type) == ["AnonymousObserver", "SinkDisposer", "AnonymousObservableSink", "BinaryDisposable"])
+        #expect(
+            report.groups.first?.nodes.map(\.type) == [
+                "AnonymousObserver", "SinkDisposer", "AnonymousObservableSink", "BinaryDisposable",
+            ])
         #expect(report.groups.first?.fileID == "RxTraceTests/\(file)")
         #expect(report.roots.map(\.id) == [6])
         // Read back from the file, the same report.
@@ -78,12 +83,15 @@ final class ObserverBox<Element>: @unchecked Sendable {
         let before = Resources.snapshot()
         let trace = Trace.record {
             lOpen = #line; kept.append(subject.map { $0 + 1 }.subscribe(onNext: { _ in }))
-            kept.append(Observable.of(1, 2, 3).map { $0 }.subscribe(onNext: { _ in }))   // completes at once
+            kept.append(Observable.of(1, 2, 3).map { $0 }.subscribe(onNext: { _ in })) // completes at once
             kept.append(Observable.just(1).subscribe(onNext: { _ in }))
         }
         let report = Trace.leaks(in: trace)
         #expect(report.groups.map(\.callSite) == ["\(file):\(lOpen)"])
-        #expect(Set(report.nodes.map(\.type)) == ["AnonymousObserver", "SinkDisposer", "MapSink", "SubscriptionDisposable", "BinaryDisposable"])
+        #expect(
+            Set(report.nodes.map(\.type)) == [
+                "AnonymousObserver", "SinkDisposer", "MapSink", "SubscriptionDisposable", "BinaryDisposable",
+            ])
         subject.onCompleted()
         kept.forEach { $0.dispose() }
         kept = []
@@ -95,7 +103,8 @@ final class ObserverBox<Element>: @unchecked Sendable {
         let trace = checkingNoLeaks {
             Trace.record {
                 let subject = BehaviorSubject(value: "a \"quoted\" value\nwith a newline")
-                let d = subject.map { $0.uppercased() }.filter { !$0.isEmpty }.subscribe(onNext: { _ in }, onError: { _ in })
+                let d = subject.map { $0.uppercased() }.filter { !$0.isEmpty }.subscribe(
+                    onNext: { _ in }, onError: { _ in })
                 subject.onError(RxError.unknown)
                 d.dispose()
             }
@@ -141,7 +150,11 @@ final class ObserverBox<Element>: @unchecked Sendable {
         #expect(small.steps.map(\.seq) == full.steps.suffix(10).map(\.seq))
         #expect(small.events.map(\.value) == full.events.suffix(10).map(\.value))
         // Nodes and edges are all kept.
-        #expect(small.nodes == full.nodes.map { node in var n = node; n.thread = node.thread; return n })
+        #expect(
+            small.nodes
+                == full.nodes.map { node in
+                    var n = node; n.thread = node.thread; return n
+                })
         #expect(small.edges == full.edges)
         // Keeping only the graph: no steps, no events, termination still on the nodes.
         let graph = run(TraceRecorder.Options(keep: .graph))
@@ -175,7 +188,8 @@ final class ObserverBox<Element>: @unchecked Sendable {
         let box = Box(1)
         let trace = checkingNoLeaks {
             Trace.record(options: TraceRecorder.Options(valueLimit: 12)) {
-                let points = Observable.of(Point(x: 1, y: 2.5), Point(x: -3, y: 0)).map { $0 }.subscribe(onNext: { _ in })
+                let points = Observable.of(Point(x: 1, y: 2.5), Point(x: -3, y: 0)).map { $0 }.subscribe(onNext: { _ in
+                })
                 points.dispose()
                 let big = Observable.just((1, 2, 3, 4)).subscribe(onNext: { _ in })
                 big.dispose()
@@ -186,9 +200,10 @@ final class ObserverBox<Element>: @unchecked Sendable {
             }
         }
         let values = trace.events.compactMap(\.value)
-        #expect(values.filter { $0.hasPrefix("Point") } == [
-            "Point(x: 1,…", "Point(x: 1,…", "Point(x: -3…", "Point(x: -3…",
-        ])
+        #expect(
+            values.filter { $0.hasPrefix("Point") } == [
+                "Point(x: 1,…", "Point(x: 1,…", "Point(x: -3…", "Point(x: -3…",
+            ])
         #expect(values.contains("(1, 2, 3, 4)"))
         // Recorded before the observer changed it: described then, not at snapshot.
         #expect(values.filter { $0.hasPrefix("Box") } == ["Box(1)", "Box(1)"], "\(values)")
@@ -213,9 +228,10 @@ final class ObserverBox<Element>: @unchecked Sendable {
         let values = trace.events.compactMap(\.value)
         #expect(!values.isEmpty)
         #expect(values.allSatisfy { words.suffix(3).contains($0) })
-        #expect(trace.steps.compactMap(\.detail).filter { $0.hasPrefix("next(") }.allSatisfy { detail in
-            words.suffix(3).contains { detail == "next(\($0))" }
-        })
+        #expect(
+            trace.steps.compactMap(\.detail).filter { $0.hasPrefix("next(") }.allSatisfy { detail in
+                words.suffix(3).contains { detail == "next(\($0))" }
+            })
     }
 
     @Test func eventAfterTerminationIsAnAnomaly() {
@@ -295,13 +311,19 @@ final class ObserverBox<Element>: @unchecked Sendable {
                 let scheduler = VirtualTimeScheduler(initialClock: 0, converter: TickConverter())
                 let subject = PublishSubject<Int>()
                 let d = subject.subscribe(onNext: { _ in })
-                _ = scheduler.scheduleRelativeVirtual((), dueTime: 210) { _ in subject.onNext(1); return Disposables.create() }
-                _ = scheduler.scheduleRelativeVirtual((), dueTime: 450) { _ in subject.onNext(2); return Disposables.create() }
+                _ = scheduler.scheduleRelativeVirtual((), dueTime: 210) { _ in
+                    subject.onNext(1); return Disposables.create()
+                }
+                _ = scheduler.scheduleRelativeVirtual((), dueTime: 450) { _ in
+                    subject.onNext(2); return Disposables.create()
+                }
                 scheduler.start()
                 d.dispose()
             }
         }
-        let observed = trace.events.filter { $0.kind == .next && trace.nodes[Int($0.node) - 1].type == "AnonymousObserver" }
+        let observed = trace.events.filter {
+            $0.kind == .next && trace.nodes[Int($0.node) - 1].type == "AnonymousObserver"
+        }
         #expect(observed.map(\.time) == [210, 450])
         #expect(observed.allSatisfy { $0.virtualTime })
     }

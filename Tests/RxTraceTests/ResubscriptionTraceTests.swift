@@ -1,5 +1,5 @@
-import Testing
 import RxTrace
+import Testing
 
 /// `map` and `filter` build their sinks through a runner they keep at their second subscription
 /// (Core/SinkRunner.swift). The trace must not tell the difference: the same chain subscribed
@@ -27,7 +27,11 @@ import RxTrace
         #expect(perSubscription.count % 3 == 0)
         let size = perSubscription.count / 3
         let thirds = (0..<3).map { Array(perSubscription[($0 * size)..<(($0 + 1) * size)]) }
-        #expect(thirds[0].map(\.type) == ["AnonymousObserver", "SinkDisposer", "FilterSink", "SinkDisposer", "MapSink", "SinkDisposer", "ObservableSequenceSink", "BinaryDisposable"])
+        #expect(
+            thirds[0].map(\.type) == [
+                "AnonymousObserver", "SinkDisposer", "FilterSink", "SinkDisposer", "MapSink", "SinkDisposer",
+                "ObservableSequenceSink", "BinaryDisposable",
+            ])
         #expect(thirds[1].map(\.type) == thirds[0].map(\.type))
         #expect(thirds[2].map(\.type) == thirds[0].map(\.type))
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RxTrace
+import Testing
 
 /// `call from→to detail` for each step, the way the documents list step1…step9.
 func stepLines(_ document: TraceDocument) -> [String] {

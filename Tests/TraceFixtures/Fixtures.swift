@@ -10,12 +10,24 @@ public enum Fixtures {
     /// nodes 2–6 stay alive.
     public static func reference(disposed: Bool = true) -> TraceDocument {
         var nodes = [
-            TraceNode(id: 1, kind: .producer, type: "AnonymousObservable", callSite: "main.swift:1", fileID: "Demo/main.swift", created: 1),
-            TraceNode(id: 2, kind: .observer, type: "AnonymousObserver", callSite: "main.swift:5", fileID: "Demo/main.swift", created: 2),
-            TraceNode(id: 3, kind: .disposable, type: "SinkDisposer", callSite: "main.swift:5", fileID: "Demo/main.swift", created: 5),
-            TraceNode(id: 4, kind: .sink, type: "AnonymousObservableSink", callSite: "main.swift:5", fileID: "Demo/main.swift", created: 7),
-            TraceNode(id: 5, kind: .disposable, type: "AnonymousDisposable", callSite: "main.swift:3", fileID: "Demo/main.swift", created: 14),
-            TraceNode(id: 6, kind: .disposable, type: "BinaryDisposable", callSite: "main.swift:5", fileID: "Demo/main.swift", created: 16),
+            TraceNode(
+                id: 1, kind: .producer, type: "AnonymousObservable", callSite: "main.swift:1",
+                fileID: "Demo/main.swift", created: 1),
+            TraceNode(
+                id: 2, kind: .observer, type: "AnonymousObserver", callSite: "main.swift:5", fileID: "Demo/main.swift",
+                created: 2),
+            TraceNode(
+                id: 3, kind: .disposable, type: "SinkDisposer", callSite: "main.swift:5", fileID: "Demo/main.swift",
+                created: 5),
+            TraceNode(
+                id: 4, kind: .sink, type: "AnonymousObservableSink", callSite: "main.swift:5",
+                fileID: "Demo/main.swift", created: 7),
+            TraceNode(
+                id: 5, kind: .disposable, type: "AnonymousDisposable", callSite: "main.swift:3",
+                fileID: "Demo/main.swift", created: 14),
+            TraceNode(
+                id: 6, kind: .disposable, type: "BinaryDisposable", callSite: "main.swift:5", fileID: "Demo/main.swift",
+                created: 16),
         ]
         let edges = [
             TraceEdge(from: 1, to: 4, relation: .run),
@@ -64,11 +76,21 @@ public enum Fixtures {
         let nodes = [
             TraceNode(id: 1, kind: .subject, type: "PublishSubject", callSite: "main.swift:3", created: 1),
             TraceNode(id: 2, kind: .producer, type: "Map", callSite: "main.swift:4", created: 2),
-            TraceNode(id: 3, kind: .observer, type: "AnonymousObserver", callSite: "main.swift:5", created: 3, disposed: 30, deinitialized: 31, terminated: 29),
-            TraceNode(id: 4, kind: .disposable, type: "SinkDisposer", callSite: "main.swift:4", created: 5, disposed: 30, deinitialized: 31),
-            TraceNode(id: 5, kind: .sink, type: "MapSink", callSite: "main.swift:4", created: 6, disposed: 30, deinitialized: 31, terminated: 28),
-            TraceNode(id: 6, kind: .disposable, type: "SubscriptionDisposable", callSite: "main.swift:4", created: 8, disposed: 30, deinitialized: 31),
-            TraceNode(id: 7, kind: .disposable, type: "BinaryDisposable", callSite: "main.swift:5", created: 9, disposed: 30, deinitialized: 31),
+            TraceNode(
+                id: 3, kind: .observer, type: "AnonymousObserver", callSite: "main.swift:5", created: 3, disposed: 30,
+                deinitialized: 31, terminated: 29),
+            TraceNode(
+                id: 4, kind: .disposable, type: "SinkDisposer", callSite: "main.swift:4", created: 5, disposed: 30,
+                deinitialized: 31),
+            TraceNode(
+                id: 5, kind: .sink, type: "MapSink", callSite: "main.swift:4", created: 6, disposed: 30,
+                deinitialized: 31, terminated: 28),
+            TraceNode(
+                id: 6, kind: .disposable, type: "SubscriptionDisposable", callSite: "main.swift:4", created: 8,
+                disposed: 30, deinitialized: 31),
+            TraceNode(
+                id: 7, kind: .disposable, type: "BinaryDisposable", callSite: "main.swift:5", created: 9, disposed: 30,
+                deinitialized: 31),
         ]
         let edges = [
             TraceEdge(from: 2, to: 1, relation: .source),
@@ -109,10 +131,17 @@ public enum Fixtures {
         let resources = [
             ResourceSample(seq: 1, total: 1, byType: ["PublishSubject": 1]),
             ResourceSample(seq: 2, total: 2, byType: ["PublishSubject": 1, "Map": 1]),
-            ResourceSample(seq: 9, total: 7, byType: ["PublishSubject": 1, "Map": 1, "AnonymousObserver": 1, "SinkDisposer": 1, "MapSink": 1, "SubscriptionDisposable": 1, "BinaryDisposable": 1]),
+            ResourceSample(
+                seq: 9, total: 7,
+                byType: [
+                    "PublishSubject": 1, "Map": 1, "AnonymousObserver": 1, "SinkDisposer": 1, "MapSink": 1,
+                    "SubscriptionDisposable": 1, "BinaryDisposable": 1,
+                ]),
             ResourceSample(seq: 31, total: 2, byType: ["PublishSubject": 1, "Map": 1]),
         ]
-        return TraceDocument(meta: ["program": "map-subject"], nodes: nodes, edges: edges, steps: steps, events: events, resources: resources)
+        return TraceDocument(
+            meta: ["program": "map-subject"], nodes: nodes, edges: edges, steps: steps, events: events,
+            resources: resources)
     }
 
     /// `Observable.from(0..<count).flatMap { Observable.just($0) }.subscribe(onNext:)`:
@@ -136,12 +165,16 @@ public enum Fixtures {
         node(4, .disposable, "SinkDisposer", "main.swift:2")
         node(5, .sink, "FlatMapSink", "main.swift:2")
         node(6, .disposable, "CompositeDisposable", "main.swift:2")
-        edges += [TraceEdge(from: 2, to: 5, relation: .run), TraceEdge(from: 5, to: 3, relation: .forward),
-                  TraceEdge(from: 4, to: 5, relation: .owns), TraceEdge(from: 4, to: 6, relation: .owns)]
+        edges += [
+            TraceEdge(from: 2, to: 5, relation: .run), TraceEdge(from: 5, to: 3, relation: .forward),
+            TraceEdge(from: 4, to: 5, relation: .owns), TraceEdge(from: 4, to: 6, relation: .owns),
+        ]
         node(7, .disposable, "SinkDisposer", "main.swift:1")
         node(8, .sink, "ObservableSequenceSink", "main.swift:1")
-        edges += [TraceEdge(from: 1, to: 8, relation: .run), TraceEdge(from: 8, to: 5, relation: .forward),
-                  TraceEdge(from: 7, to: 8, relation: .owns), TraceEdge(from: 6, to: 7, relation: .owns)]
+        edges += [
+            TraceEdge(from: 1, to: 8, relation: .run), TraceEdge(from: 8, to: 5, relation: .forward),
+            TraceEdge(from: 7, to: 8, relation: .owns), TraceEdge(from: 6, to: 7, relation: .owns),
+        ]
         steps.append(TraceStep(seq: tick(), from: 5, to: 1, call: .subscribe))
         var next: UInt64 = 9
         for element in 0..<count {
@@ -153,9 +186,13 @@ public enum Fixtures {
             steps.append(TraceStep(seq: tick(), from: observer, to: just, call: .subscribe))
             node(disposer, .disposable, "SinkDisposer", "main.swift:2")
             node(sink, .sink, "JustSink", "main.swift:2")
-            edges += [TraceEdge(from: just, to: sink, relation: .run), TraceEdge(from: sink, to: observer, relation: .forward),
-                      TraceEdge(from: observer, to: 5, relation: .forward), TraceEdge(from: disposer, to: sink, relation: .owns),
-                      TraceEdge(from: 6, to: disposer, relation: .owns)]
+            edges += [
+                TraceEdge(from: just, to: sink, relation: .run),
+                TraceEdge(from: sink, to: observer, relation: .forward),
+                TraceEdge(from: observer, to: 5, relation: .forward),
+                TraceEdge(from: disposer, to: sink, relation: .owns),
+                TraceEdge(from: 6, to: disposer, relation: .owns),
+            ]
             events.append(TraceEvent(seq: tick(), node: observer, kind: .next, value: "\(element)", time: 0))
             events.append(TraceEvent(seq: tick(), node: 5, kind: .next, value: "\(element)", time: 0))
             events.append(TraceEvent(seq: tick(), node: 3, kind: .next, value: "\(element)", time: 0))
@@ -173,7 +210,8 @@ public enum Fixtures {
             nodes[index].disposed = end
             nodes[index].deinitialized = end
         }
-        return TraceDocument(meta: ["program": "flatmap-just"], nodes: nodes, edges: edges, steps: steps, events: events)
+        return TraceDocument(
+            meta: ["program": "flatmap-just"], nodes: nodes, edges: edges, steps: steps, events: events)
     }
 
     /// `count` independent `just(i).map { … }` chains left subscribed (never disposed): a large
@@ -195,9 +233,12 @@ public enum Fixtures {
             let observer = make(.observer, "AnonymousObserver", line)
             let disposer = make(.disposable, "SinkDisposer", line)
             let sink = make(.sink, "MapSink", line)
-            edges += [TraceEdge(from: map, to: subject, relation: .source), TraceEdge(from: map, to: sink, relation: .run),
-                      TraceEdge(from: sink, to: observer, relation: .forward), TraceEdge(from: sink, to: subject, relation: .subscribes),
-                      TraceEdge(from: disposer, to: sink, relation: .owns)]
+            edges += [
+                TraceEdge(from: map, to: subject, relation: .source), TraceEdge(from: map, to: sink, relation: .run),
+                TraceEdge(from: sink, to: observer, relation: .forward),
+                TraceEdge(from: sink, to: subject, relation: .subscribes),
+                TraceEdge(from: disposer, to: sink, relation: .owns),
+            ]
         }
         return TraceDocument(meta: ["program": "many-chains"], nodes: nodes, edges: edges)
     }

@@ -1,7 +1,7 @@
-import TraceFixtures
 import Foundation
-import Testing
 import RxTrace
+import Testing
+import TraceFixtures
 
 /// Runs the built `rxtrace` (next to the test bundle in the build products directory).
 struct CLI {
@@ -18,9 +18,12 @@ struct CLI {
         if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
         candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
         candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(".build/debug"))
-        return candidates.map { $0.appendingPathComponent("rxtrace") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return candidates.map { $0.appendingPathComponent("rxtrace") }.first {
+            FileManager.default.isExecutableFile(atPath: $0.path)
+        }
     }()
 
     static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Result {
@@ -53,7 +56,9 @@ struct CLI {
         let stderr = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
         try? FileManager.default.removeItem(at: outURL)
         try? FileManager.default.removeItem(at: errURL)
-        return Result(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, stdout: stdout, stderr: stderr)
+        return Result(
+            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, stdout: stdout,
+            stderr: stderr)
     }
 }
 
@@ -124,7 +129,8 @@ final class Scratch {
         #expect(dot.out.hasPrefix("digraph flow {"))
         #expect(dot.out.contains("setSinkAndSubscription"))
         // Deterministic: the same trace gives the same bytes.
-        #expect(try CLI.run(["render", trace, "--view", "flow", "--format", "dot"], in: scratch.url).stdout == dot.stdout)
+        #expect(
+            try CLI.run(["render", trace, "--view", "flow", "--format", "dot"], in: scratch.url).stdout == dot.stdout)
         let svg = try CLI.run(["render", trace], in: scratch.url)
         #expect(svg.status == 0)
         #expect(svg.out.contains("<svg"))
@@ -141,7 +147,8 @@ final class Scratch {
             let left = PublishSubject<String>()
             let right = PublishSubject<String>()
             Observable.zip(left, right) { $0 + $1 }.subscribe(onNext: { printed.append("zip \($0)") }).disposed(by: bag)
-            Observable.combineLatest(left, right) { $0 + $1 }.subscribe(onNext: { printed.append("latest \($0)") }).disposed(by: bag)
+            Observable.combineLatest(left, right) { $0 + $1 }.subscribe(onNext: { printed.append("latest \($0)") })
+                .disposed(by: bag)
             left.sample(right).subscribe(onNext: { printed.append("sample \($0)") }).disposed(by: bag)
             left.onNext("1")
             right.onNext("A")
@@ -169,7 +176,8 @@ final class Scratch {
         #expect(filtered.out.contains("SinkDisposer") && !filtered.out.contains("AnonymousObservableSink"))
         let site = try CLI.run(["render", trace, "--format", "dot", "--filter-site", "main.swift:3"], in: scratch.url)
         #expect(site.out.contains("AnonymousDisposable") && !site.out.contains("SinkDisposer"))
-        let flow = try CLI.run(["render", trace, "--view", "flow", "--subscription", "4", "--format", "dot"], in: scratch.url)
+        let flow = try CLI.run(
+            ["render", trace, "--view", "flow", "--subscription", "4", "--format", "dot"], in: scratch.url)
         #expect(flow.status == 0)
         #expect(flow.out.contains("16 calls"))
     }
@@ -177,22 +185,28 @@ final class Scratch {
 
 @Suite(.serialized) struct BadInputTests {
     /// Runs `render` on bad input: status 2, one line on stderr naming the problem, no output file.
-    private func expectRejected(_ arguments: [String], scratch: Scratch, mentioning words: [String], status: Int32 = 2,
-                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func expectRejected(
+        _ arguments: [String], scratch: Scratch, mentioning words: [String], status: Int32 = 2,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let before = scratch.files
         let result = try CLI.run(arguments, in: scratch.url)
         #expect(!result.signalled, "rxtrace died of a signal", sourceLocation: sourceLocation)
         #expect(result.status == status, "status \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: true)
         #expect(lines.count == 1, "stderr: \(result.stderr)", sourceLocation: sourceLocation)
-        for word in words { #expect(result.stderr.contains(word), "stderr lacks \(word): \(result.stderr)", sourceLocation: sourceLocation) }
+        for word in words {
+            #expect(
+                result.stderr.contains(word), "stderr lacks \(word): \(result.stderr)", sourceLocation: sourceLocation)
+        }
         #expect(scratch.files == before, "files left behind: \(scratch.files)", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
     }
 
     @Test func missingFile() throws {
         let scratch = try Scratch()
-        try expectRejected(["render", "nope.json", "-o", "out.svg"], scratch: scratch, mentioning: ["nope.json", "no such file"])
+        try expectRejected(
+            ["render", "nope.json", "-o", "out.svg"], scratch: scratch, mentioning: ["nope.json", "no such file"])
         try expectRejected(["leaks", "nope.json"], scratch: scratch, mentioning: ["no such file"])
         try expectRejected(["summary", "nope.json"], scratch: scratch, mentioning: ["no such file"])
     }
@@ -207,7 +221,8 @@ final class Scratch {
         let scratch = try Scratch()
         let json = try Fixtures.reference().jsonData()
         let truncated = try scratch.write(json.prefix(json.count / 2), "truncated.json")
-        try expectRejected(["render", truncated, "-o", "out.svg"], scratch: scratch, mentioning: ["truncated.json", "JSON"])
+        try expectRejected(
+            ["render", truncated, "-o", "out.svg"], scratch: scratch, mentioning: ["truncated.json", "JSON"])
         let malformed = try scratch.write(Data("{\"format\": \"rxtrace/1\", \"nodes\": [1, }".utf8), "malformed.json")
         try expectRejected(["render", malformed, "-o", "out.png"], scratch: scratch, mentioning: ["malformed.json"])
         let wrongShape = try scratch.write(Data("{\"format\": \"rxtrace/1\", \"nodes\": 3}".utf8), "shape.json")
@@ -234,11 +249,17 @@ final class Scratch {
     @Test func viewsThatDoNotFit() throws {
         let scratch = try Scratch()
         let trace = try scratch.write(Fixtures.reference())
-        try expectRejected(["render", trace, "--view", "flow", "--subscription", "99", "-o", "flow.svg"], scratch: scratch, mentioning: ["99"])
-        try expectRejected(["render", trace, "--filter-type", "NoSuchType", "-o", "graph.svg"], scratch: scratch, mentioning: ["filters"])
+        try expectRejected(
+            ["render", trace, "--view", "flow", "--subscription", "99", "-o", "flow.svg"], scratch: scratch,
+            mentioning: ["99"])
+        try expectRejected(
+            ["render", trace, "--filter-type", "NoSuchType", "-o", "graph.svg"], scratch: scratch,
+            mentioning: ["filters"])
         let large = try scratch.write(Fixtures.manyChains(count: 1_200), "large.json")
-        try expectRejected(["render", large, "--expand", "-o", "graph.svg"], scratch: scratch, mentioning: ["6000 nodes", "limit"])
-        try expectRejected(["render", large, "--view", "marbles", "-o", "m.svg"], scratch: scratch, mentioning: ["no events"])
+        try expectRejected(
+            ["render", large, "--expand", "-o", "graph.svg"], scratch: scratch, mentioning: ["6000 nodes", "limit"])
+        try expectRejected(
+            ["render", large, "--view", "marbles", "-o", "m.svg"], scratch: scratch, mentioning: ["no events"])
     }
 
     @Test func badUsage() throws {
@@ -256,7 +277,8 @@ final class Scratch {
     @Test func unwritableOutput() throws {
         let scratch = try Scratch()
         let trace = try scratch.write(Fixtures.reference())
-        try expectRejected(["render", trace, "-o", "no/such/dir/graph.svg"], scratch: scratch, mentioning: ["cannot write"], status: 3)
+        try expectRejected(
+            ["render", trace, "-o", "no/such/dir/graph.svg"], scratch: scratch, mentioning: ["cannot write"], status: 3)
     }
 }
 
@@ -269,7 +291,9 @@ final class Scratch {
         #expect(result.out.hasPrefix("5 leaked nodes at 2 call sites:"))
         #expect(result.out.contains("main.swift:5: 4 never disposed"))
         #expect(result.out.contains("main.swift:3: 1 never disposed"))
-        for type in ["AnonymousObserver", "SinkDisposer", "AnonymousObservableSink", "BinaryDisposable", "AnonymousDisposable"] {
+        for type in [
+            "AnonymousObserver", "SinkDisposer", "AnonymousObservableSink", "BinaryDisposable", "AnonymousDisposable",
+        ] {
             #expect(result.out.contains(type))
         }
         #expect(!result.out.contains("AnonymousObservable (producer)"))
@@ -298,21 +322,28 @@ final class Scratch {
         let scratch = try Scratch()
         var document = Fixtures.reference(disposed: false)
         document.dropped = DroppedCounts(steps: 3, events: 1)
-        document.nodes[1].anomalies = [TraceAnomalyRecord(kind: .eventAfterTermination, seq: 12, detail: "next(x) after completed")]
+        document.nodes[1].anomalies = [
+            TraceAnomalyRecord(kind: .eventAfterTermination, seq: 12, detail: "next(x) after completed")
+        ]
         let result = try CLI.run(["summary", try scratch.write(document)], in: scratch.url)
         #expect(result.status == 0)
-        for line in ["nodes: 6 (disposable 3, observer 1, producer 1, sink 1)", "types:", "  SinkDisposer: 1",
-                     "edges: 5 (forward 1, owns 3, run 1)", "steps by call: subscribe 1, schedule 1, run 2",
-                     "events: 2 kept (next 2)", "3 dropped", "subscriptions: 1",
-                     "  1: AnonymousObserver #2 at main.swift:5, 5 nodes", "anomalies: 1",
-                     "eventAfterTermination on AnonymousObserver #2", "leaked: 5 nodes at 2 call sites"] {
+        for line in [
+            "nodes: 6 (disposable 3, observer 1, producer 1, sink 1)", "types:", "  SinkDisposer: 1",
+            "edges: 5 (forward 1, owns 3, run 1)", "steps by call: subscribe 1, schedule 1, run 2",
+            "events: 2 kept (next 2)", "3 dropped", "subscriptions: 1",
+            "  1: AnonymousObserver #2 at main.swift:5, 5 nodes", "anomalies: 1",
+            "eventAfterTermination on AnonymousObserver #2", "leaked: 5 nodes at 2 call sites",
+        ] {
             #expect(result.out.contains(line), "summary lacks \(line)")
         }
     }
 
     @Test func helpEverywhere() throws {
         let scratch = try Scratch()
-        for arguments in [["--help"], ["render", "--help"], ["leaks", "--help"], ["summary", "--help"], ["run", "--help"], ["help", "render"]] {
+        for arguments in [
+            ["--help"], ["render", "--help"], ["leaks", "--help"], ["summary", "--help"], ["run", "--help"],
+            ["help", "render"],
+        ] {
             let result = try CLI.run(arguments, in: scratch.url)
             #expect(result.status == 0, "\(arguments)")
             #expect(result.out.contains("USAGE:"), "\(arguments)")
@@ -334,9 +365,12 @@ final class Scratch {
     @Test func runRendersEveryView() throws {
         let scratch = try Scratch()
         let trace = try scratch.write(Fixtures.reference(), "recorded.json")
-        let result = try CLI.run(["run", try program(in: scratch, writing: trace), "--out", "diagrams"], in: scratch.url)
+        let result = try CLI.run(
+            ["run", try program(in: scratch, writing: trace), "--out", "diagrams"], in: scratch.url)
         #expect(result.status == 0, "\(result.stderr)")
-        let written = (try? FileManager.default.contentsOfDirectory(atPath: scratch.url.appendingPathComponent("diagrams").path))?.sorted()
+        let written =
+            (try? FileManager.default.contentsOfDirectory(atPath: scratch.url.appendingPathComponent("diagrams").path))?
+            .sorted()
         #expect(written == ["flow.svg", "graph.svg", "marbles.svg", "resources.svg", "trace.json"])
         #expect(result.out.contains("wrote"))
     }
@@ -353,7 +387,8 @@ final class Scratch {
 
     @Test func programWithoutTraceFails() throws {
         let scratch = try Scratch()
-        let result = try CLI.run(["run", try program(in: scratch, writing: nil, status: 3), "--out", "d"], in: scratch.url)
+        let result = try CLI.run(
+            ["run", try program(in: scratch, writing: nil, status: 3), "--out", "d"], in: scratch.url)
         #expect(result.status == 4)
         #expect(result.stderr.contains("wrote no trace"))
         #expect(result.stderr.contains("exited with status 3"))

@@ -13,6 +13,7 @@
 import Foundation
 import OpenCombine
 import RxCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -63,15 +64,18 @@ func table(_ title: String, unit: String, _ rows: [Row], against baseline: Strin
     let baseIndex = rows.firstIndex { $0.name == baseline }!
     let best = rows.indices.map { index in times.map { $0[index] }.min()! }
     let nameWidth = rows.map(\.name.count).max()! + 2
-    print("| " + "what".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " | \(unit)/s | best time | vs \(baseline), best | median of paired rounds |")
+    print(
+        "| " + "what".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+            + " | \(unit)/s | best time | vs \(baseline), best | median of paired rounds |")
     print("|" + String(repeating: "-", count: nameWidth + 2) + "|---:|---:|---:|---:|")
     for (index, row) in rows.enumerated() {
         let pairs = times.map { $0[baseIndex] / $0[index] }.sorted()
-        print("| " + row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-            + " | " + String(format: "%.1fM", Double(row.units) / best[index] / 1e6)
-            + " | " + String(format: "%.1f ms", best[index] * 1e3)
-            + " | " + String(format: "%.2f×", best[baseIndex] / best[index])
-            + " | " + String(format: "%.2f×", pairs[pairs.count / 2]) + " |")
+        print(
+            "| " + row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                + " | " + String(format: "%.1fM", Double(row.units) / best[index] / 1e6)
+                + " | " + String(format: "%.1f ms", best[index] * 1e3)
+                + " | " + String(format: "%.2f×", best[baseIndex] / best[index])
+                + " | " + String(format: "%.2f×", pairs[pairs.count / 2]) + " |")
     }
 }
 
@@ -176,28 +180,36 @@ func combineFlatMapJust() {
 print("# CoreBench (\(events) events, \(chains) chains; rounds taken in turns, thread CPU time; release build)")
 let before = Resources.total
 
-table("source → map → filter → subscribe", unit: "events", [
-    Row(name: "plain Swift loop", units: events, body: plainLoop),
-    Row(name: "RxCore create", units: events, body: rxCreate),
-    Row(name: "RxCore range", units: events, body: rxRange),
-    Row(name: "OpenCombine Sequence.publisher", units: events, body: combineSequence),
-], against: "OpenCombine Sequence.publisher")
+table(
+    "source → map → filter → subscribe", unit: "events",
+    [
+        Row(name: "plain Swift loop", units: events, body: plainLoop),
+        Row(name: "RxCore create", units: events, body: rxCreate),
+        Row(name: "RxCore range", units: events, body: rxRange),
+        Row(name: "OpenCombine Sequence.publisher", units: events, body: combineSequence),
+    ], against: "OpenCombine Sequence.publisher")
 
-table("subject → map → filter → subscribe", unit: "events", [
-    Row(name: "plain Swift loop", units: events, body: plainLoop),
-    Row(name: "RxCore PublishSubject", units: events, body: rxSubject),
-    Row(name: "OpenCombine PassthroughSubject", units: events, body: combineSubject),
-], against: "OpenCombine PassthroughSubject")
+table(
+    "subject → map → filter → subscribe", unit: "events",
+    [
+        Row(name: "plain Swift loop", units: events, body: plainLoop),
+        Row(name: "RxCore PublishSubject", units: events, body: rxSubject),
+        Row(name: "OpenCombine PassthroughSubject", units: events, body: combineSubject),
+    ], against: "OpenCombine PassthroughSubject")
 
-table("subscribe + dispose of a 3-operator chain", unit: "chains", [
-    Row(name: "RxCore", units: chains, body: rxSubscribeDispose),
-    Row(name: "OpenCombine", units: chains, body: combineSubscribeDispose),
-], against: "OpenCombine", rounds: subscriptionRounds)
+table(
+    "subscribe + dispose of a 3-operator chain", unit: "chains",
+    [
+        Row(name: "RxCore", units: chains, body: rxSubscribeDispose),
+        Row(name: "OpenCombine", units: chains, body: combineSubscribeDispose),
+    ], against: "OpenCombine", rounds: subscriptionRounds)
 
-table("flatMap of \(inners) `just` inners", unit: "inners", [
-    Row(name: "RxCore", units: inners, body: rxFlatMapJust),
-    Row(name: "OpenCombine", units: inners, body: combineFlatMapJust),
-], against: "OpenCombine", rounds: subscriptionRounds)
+table(
+    "flatMap of \(inners) `just` inners", unit: "inners",
+    [
+        Row(name: "RxCore", units: inners, body: rxFlatMapJust),
+        Row(name: "OpenCombine", units: inners, body: combineFlatMapJust),
+    ], against: "OpenCombine", rounds: subscriptionRounds)
 
 let after = Resources.total
 print("\nResources.total before \(before), after \(after) (checksum \(sink & 0xff))")

@@ -13,8 +13,11 @@ func flatMapJust(count: Int) -> TraceDocument {
     var seq: UInt64 = 0
     func node(_ id: UInt64, _ kind: TraceNodeKind, _ type: String, _ site: String, disposed: Bool = true) {
         seq += 1
-        nodes.append(TraceNode(id: id, kind: kind, type: type, callSite: site, created: seq,
-                               disposed: disposed && kind != .producer ? seq + 1 : nil, deinitialized: disposed && kind != .producer ? seq + 1 : nil))
+        nodes.append(
+            TraceNode(
+                id: id, kind: kind, type: type, callSite: site, created: seq,
+                disposed: disposed && kind != .producer ? seq + 1 : nil,
+                deinitialized: disposed && kind != .producer ? seq + 1 : nil))
     }
     node(1, .producer, "ObservableSequence", "main.swift:1")
     node(2, .producer, "FlatMap", "main.swift:2")
@@ -24,11 +27,13 @@ func flatMapJust(count: Int) -> TraceDocument {
     node(6, .disposable, "CompositeDisposable", "main.swift:2")
     node(7, .disposable, "SinkDisposer", "main.swift:1")
     node(8, .sink, "ObservableSequenceSink", "main.swift:1")
-    edges += [TraceEdge(from: 2, to: 1, relation: .source), TraceEdge(from: 2, to: 5, relation: .run),
-              TraceEdge(from: 5, to: 3, relation: .forward), TraceEdge(from: 4, to: 5, relation: .owns),
-              TraceEdge(from: 4, to: 6, relation: .owns), TraceEdge(from: 1, to: 8, relation: .run),
-              TraceEdge(from: 8, to: 5, relation: .forward), TraceEdge(from: 7, to: 8, relation: .owns),
-              TraceEdge(from: 6, to: 7, relation: .owns)]
+    edges += [
+        TraceEdge(from: 2, to: 1, relation: .source), TraceEdge(from: 2, to: 5, relation: .run),
+        TraceEdge(from: 5, to: 3, relation: .forward), TraceEdge(from: 4, to: 5, relation: .owns),
+        TraceEdge(from: 4, to: 6, relation: .owns), TraceEdge(from: 1, to: 8, relation: .run),
+        TraceEdge(from: 8, to: 5, relation: .forward), TraceEdge(from: 7, to: 8, relation: .owns),
+        TraceEdge(from: 6, to: 7, relation: .owns),
+    ]
     var next: UInt64 = 9
     var events: [TraceEvent] = []
     for element in 0..<count {
@@ -38,9 +43,11 @@ func flatMapJust(count: Int) -> TraceDocument {
         node(observer, .observer, "FlatMapInnerObserver", "main.swift:2")
         node(disposer, .disposable, "SinkDisposer", "main.swift:2")
         node(sink, .sink, "JustSink", "main.swift:2")
-        edges += [TraceEdge(from: just, to: sink, relation: .run), TraceEdge(from: sink, to: observer, relation: .forward),
-                  TraceEdge(from: observer, to: 5, relation: .forward), TraceEdge(from: disposer, to: sink, relation: .owns),
-                  TraceEdge(from: 6, to: disposer, relation: .owns)]
+        edges += [
+            TraceEdge(from: just, to: sink, relation: .run), TraceEdge(from: sink, to: observer, relation: .forward),
+            TraceEdge(from: observer, to: 5, relation: .forward), TraceEdge(from: disposer, to: sink, relation: .owns),
+            TraceEdge(from: 6, to: disposer, relation: .owns),
+        ]
         seq += 1
         events.append(TraceEvent(seq: seq, node: observer, kind: .next, value: "\(element)", time: 0))
         seq += 1
@@ -63,9 +70,12 @@ func manyChains(count: Int) -> TraceDocument {
         let subject = make(.subject, "PublishSubject", chain), map = make(.producer, "Map", chain)
         let observer = make(.observer, "AnonymousObserver", chain), disposer = make(.disposable, "SinkDisposer", chain)
         let sink = make(.sink, "MapSink", chain)
-        edges += [TraceEdge(from: map, to: subject, relation: .source), TraceEdge(from: map, to: sink, relation: .run),
-                  TraceEdge(from: sink, to: observer, relation: .forward), TraceEdge(from: sink, to: subject, relation: .subscribes),
-                  TraceEdge(from: disposer, to: sink, relation: .owns)]
+        edges += [
+            TraceEdge(from: map, to: subject, relation: .source), TraceEdge(from: map, to: sink, relation: .run),
+            TraceEdge(from: sink, to: observer, relation: .forward),
+            TraceEdge(from: sink, to: subject, relation: .subscribes),
+            TraceEdge(from: disposer, to: sink, relation: .owns),
+        ]
     }
     return TraceDocument(nodes: nodes, edges: edges)
 }
@@ -80,7 +90,10 @@ func measure(_ name: String, target: Double, _ work: () throws -> Int) rethrows 
         best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
     let verdict = best < target ? "ok" : "SLOW"
-    print(String(format: "%-58@ %7.3f s  (target < %.0f s, %@; %d bytes of SVG)", name as NSString, best, target, verdict as NSString, size))
+    print(
+        String(
+            format: "%-58@ %7.3f s  (target < %.0f s, %@; %d bytes of SVG)", name as NSString, best, target,
+            verdict as NSString, size))
 }
 
 let collapsed = flatMapJust(count: 10_000)

@@ -21,6 +21,7 @@
 
 import Foundation
 import RxCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +38,8 @@ func pipeline() -> Int {
         observer.onCompleted()
         return Disposables.create()
     }
-    let d = source
+    let d =
+        source
         .map { $0 &+ 1 }
         .filter { $0 & 1 == 0 }
         .subscribe(onNext: { sum &+= $0 })
@@ -98,7 +100,9 @@ if arguments.contains("--raw") {
     exit(0)
 }
 if arguments.contains("--profile-on") {
-    for _ in 0..<3 { _ = measureOn(options: TraceRecorder.Options(keep: arguments.contains("--graph") ? .graph : .all)) }
+    for _ in 0..<3 {
+        _ = measureOn(options: TraceRecorder.Options(keep: arguments.contains("--graph") ? .graph : .all))
+    }
     exit(0)
 }
 
@@ -140,8 +144,11 @@ print(String(format: "tracing off:            %7.2f ns/event", off))
 if compiledOut.isFinite {
     pairRatios.sort()
     print(String(format: "hooks compiled out:     %7.2f ns/event", compiledOut))
-    print(String(format: "off / compiled out:     %7.3f  (target ≤ 1.05; median of %d paired rounds, %.3f–%.3f; ratio of the bests %.3f)",
-                 pairRatios[pairRatios.count / 2], pairRatios.count, pairRatios.first!, pairRatios.last!, off / compiledOut))
+    print(
+        String(
+            format:
+                "off / compiled out:     %7.3f  (target ≤ 1.05; median of %d paired rounds, %.3f–%.3f; ratio of the bests %.3f)",
+            pairRatios[pairRatios.count / 2], pairRatios.count, pairRatios.first!, pairRatios.last!, off / compiledOut))
 }
 
 guard Tracing.hooksCompiledIn else { exit(0) }
@@ -162,11 +169,17 @@ if let recorder = last {
     let start = DispatchTime.now().uptimeNanoseconds
     let document = recorder.snapshot()
     let snapshotMS = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-    print("ring: \(document.steps.count) steps kept, \(document.dropped.steps) dropped; \(document.events.count) events kept, \(document.dropped.events) dropped; \(document.nodes.count) nodes")
+    print(
+        "ring: \(document.steps.count) steps kept, \(document.dropped.steps) dropped; \(document.events.count) events kept, \(document.dropped.events) dropped; \(document.nodes.count) nodes"
+    )
     print(String(format: "snapshot of the full rings: %.0f ms", snapshotMS))
 }
 if let memoryBefore, let memoryWithRing {
-    print(String(format: "resident memory: %.0f MB before recording, %.0f MB with one full recorder (newest %d steps and events kept; one %d-byte record per traced call)", memoryBefore, memoryWithRing, TraceRecorder.Options.defaultRingCapacity, TraceRecorder.recordSizes.step))
+    print(
+        String(
+            format:
+                "resident memory: %.0f MB before recording, %.0f MB with one full recorder (newest %d steps and events kept; one %d-byte record per traced call)",
+            memoryBefore, memoryWithRing, TraceRecorder.Options.defaultRingCapacity, TraceRecorder.recordSizes.step))
 }
 
 var eventsNS = Double.infinity, graphNS = Double.infinity

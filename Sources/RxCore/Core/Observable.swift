@@ -7,7 +7,8 @@ open class Observable<Element>: ObservableType, TraceIdentifiable {
     public let traceID: UInt64
 
     /// Counts the new observable and, when tracing, records it as a node.
-    public init(kind: TraceNodeKind = .observable, counter: __shared ResourceCounter? = nil, callSite: CallSite? = nil) {
+    public init(kind: TraceNodeKind = .observable, counter: __shared ResourceCounter? = nil, callSite: CallSite? = nil)
+    {
         let counter = counter ?? ResourceCounter.named("Observable")
         self.resourceCounter = Unmanaged.passUnretained(counter)
         self.traceID = rxBirth(counter, kind, callSite)

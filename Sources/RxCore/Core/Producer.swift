@@ -12,7 +12,8 @@ open class Producer<Element>: Observable<Element> {
         super.init(kind: .producer, counter: counter, callSite: callSite)
     }
 
-    open override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    open override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         if Tracing.isOn { return tracedSubscribe(observer) }
         // `CurrentThreadScheduler.isScheduleRequired`, with one read of the thread's trampoline.
         let trampoline = CurrentThreadScheduler.currentTrampoline
@@ -25,7 +26,8 @@ open class Producer<Element>: Observable<Element> {
     }
 
     @inline(__always)
-    private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         // The returned disposable needs to release all references once it was disposed.
         let disposer = SinkDisposer(callSite: callSite)
         let (sink, subscription) = run(observer, cancel: disposer)
@@ -40,7 +42,8 @@ open class Producer<Element>: Observable<Element> {
     /// of the `subscribe` that started it: the enclosing run's, else the observer's, else this
     /// operator's own.
     @inline(never)
-    private func tracedSubscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    private func tracedSubscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         let observerID = traceNodeID(of: observer)
         var site: CallSite? = nil
         if let tracer = Tracing.active {
@@ -62,13 +65,16 @@ open class Producer<Element>: Observable<Element> {
     /// `subscribeNow` while tracing: the steps `init` (of the disposer), `run` and
     /// `setSinkAndSubscription`, and the run context that gives the sink its `run` edge.
     @inline(never)
-    private func tracedSubscribeNow<Observer: ObserverType>(_ observer: Observer, site: CallSite?) -> Disposable where Observer.Element == Element {
+    private func tracedSubscribeNow<Observer: ObserverType>(_ observer: Observer, site: CallSite?) -> Disposable
+    where Observer.Element == Element {
         let disposer = SinkDisposer(callSite: site)
         let traced = traceID != 0
         if traced {
             let observerID = traceNodeID(of: observer)
             traceStep(.`init`, from: traceID, to: disposer.traceID, "SinkDisposer")
-            traceStep(.run, from: traceID, to: traceID, "run(observer: \(Tracing.displayID(observerID)), cancel: \(Tracing.displayID(disposer.traceID)))")
+            traceStep(
+                .run, from: traceID, to: traceID,
+                "run(observer: \(Tracing.displayID(observerID)), cancel: \(Tracing.displayID(disposer.traceID)))")
         }
         RunContext.push(producer: traceID, callSite: site)
         let sinkAndSubscription = run(observer, cancel: disposer)
@@ -76,14 +82,18 @@ open class Producer<Element>: Observable<Element> {
         if traced {
             let sinkID = traceNodeID(of: sinkAndSubscription.sink)
             let subscriptionID = traceNodeID(of: sinkAndSubscription.subscription)
-            traceStep(.setSinkAndSubscription, from: traceID, to: disposer.traceID, "sink: \(Tracing.displayID(sinkID)), subscription: \(Tracing.displayID(subscriptionID))")
+            traceStep(
+                .setSinkAndSubscription, from: traceID, to: disposer.traceID,
+                "sink: \(Tracing.displayID(sinkID)), subscription: \(Tracing.displayID(subscriptionID))")
         }
         disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
         return disposer
     }
 
     /// Builds the sink for `observer` and subscribes it upstream (step5 of 001).
-    open func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    open func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         fatalError("Producer.run must be overridden by \(type(of: self))")
     }
 }

@@ -140,7 +140,8 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
                 observer.onNext(element)
                 return
             }
-            TraceHook.forwardedNext(local, from: traceID, to: observerTraceID, element: element, recordEvent: !observerRecordsEvents)
+            TraceHook.forwardedNext(
+                local, from: traceID, to: observerTraceID, element: element, recordEvent: !observerRecordsEvents)
             deliverTraced(local, element)
         }
     }
@@ -160,7 +161,8 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
                 TraceHook.receivedNext(local, .on, node: traceID, element: element, recordEvent: true)
                 return
             }
-            TraceHook.receivedAndForwardedNext(local, node: traceID, to: observerTraceID, element: element, recordEvent: !observerRecordsEvents)
+            TraceHook.receivedAndForwardedNext(
+                local, node: traceID, to: observerTraceID, element: element, recordEvent: !observerRecordsEvents)
             deliverTraced(local, element)
         }
     }
@@ -204,7 +206,9 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     /// every element).
     @inline(never)
     private func overlapped(_ local: TraceLocal, _ element: Observer.Element) {
-        overlapped(reentrant: forwarding.load(ordering: .relaxed) == Self.threadKey(local), Event<Observer.Element>.next(element).debugDescription)
+        overlapped(
+            reentrant: forwarding.load(ordering: .relaxed) == Self.threadKey(local),
+            Event<Observer.Element>.next(element).debugDescription)
     }
 
     @inline(never)
@@ -212,9 +216,15 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
         guard let tracer = Tracing.active else { return }
         let node = observerTraceID != 0 ? observerTraceID : traceID
         if reentrant {
-            tracer.anomaly(node: node, .reentrantOn, detail: "\(event) sent while delivering an earlier event (from sink \(Tracing.displayID(traceID)))")
+            tracer.anomaly(
+                node: node, .reentrantOn,
+                detail: "\(event) sent while delivering an earlier event (from sink \(Tracing.displayID(traceID)))")
         } else {
-            tracer.anomaly(node: node, .concurrentOn, detail: "\(event) sent from another thread while one was delivering (from sink \(Tracing.displayID(traceID)))")
+            tracer.anomaly(
+                node: node, .concurrentOn,
+                detail:
+                    "\(event) sent from another thread while one was delivering (from sink \(Tracing.displayID(traceID)))"
+            )
         }
     }
 

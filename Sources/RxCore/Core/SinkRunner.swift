@@ -28,13 +28,17 @@ protocol ProducerSink: ObserverType, Disposable {
 
 /// Builds and subscribes sinks for observers of type `Observer`.
 class AnySinkRunner<Observer: ObserverType> {
-    func run(_ parent: AnyObject, _ observer: Observer, _ cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) {
+    func run(
+        _ parent: AnyObject, _ observer: Observer, _ cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) {
         fatalError("AnySinkRunner.run must be overridden")
     }
 }
 
 final class SinkRunner<S: ProducerSink>: AnySinkRunner<S.Downstream> {
-    override func run(_ parent: AnyObject, _ observer: S.Downstream, _ cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) {
+    override func run(
+        _ parent: AnyObject, _ observer: S.Downstream, _ cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) {
         let parent = unsafeDowncast(parent, to: S.Parent.self)
         let sink = S(parent: parent, observer: observer, cancel: cancel)
         let subscription = S.source(of: parent)._withUnsafeGuaranteedRef { $0.subscribe(sink) }
@@ -72,7 +76,9 @@ struct SinkRunnerCache: ~Copyable {
     /// Builds and subscribes the sink for `observer` through the kept runner, when it is one
     /// for observers of this type; nil otherwise.
     @inline(__always)
-    func run<Observer: ObserverType>(_ parent: AnyObject, _ observer: Observer, _ cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)? {
+    func run<Observer: ObserverType>(
+        _ parent: AnyObject, _ observer: Observer, _ cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable)? {
         let bits = entry.load(ordering: .acquiring)
         guard bits > Self.ranOnce else { return nil }
         // Borrowed, not retained: the cache holds the entry, and the entry its runner.
@@ -96,7 +102,8 @@ struct SinkRunnerCache: ~Copyable {
 
     @inline(never)
     private func keepRunner<S: ProducerSink>(_ sinkType: S.Type) {
-        let fresh = Unmanaged.passRetained(Entry(observerType: ObjectIdentifier(S.Downstream.self), runner: SinkRunner<S>()))
+        let fresh = Unmanaged.passRetained(
+            Entry(observerType: ObjectIdentifier(S.Downstream.self), runner: SinkRunner<S>()))
         let bits = Int(bitPattern: fresh.toOpaque())
         if !entry.compareExchange(expected: Self.ranOnce, desired: bits, ordering: .acquiringAndReleasing).exchanged {
             fresh.release() // another thread kept one first

@@ -1,3 +1,5 @@
+import CRxThreads
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CRxThreads
 
 /// A value per thread, created on first use and released when the thread exits.
 ///

@@ -15,7 +15,9 @@ func rxBirth(_ counter: ResourceCounter, _ kind: TraceNodeKind, _ callSite: Call
 /// A node without a call site of its own, born inside a subscription (`run`, or an event a
 /// traced sink is forwarding), takes the subscription's call site.
 @inline(never)
-func tracedBirth(_ tracer: any RxTracer, _ counter: ResourceCounter, _ kind: TraceNodeKind, _ callSite: CallSite?) -> UInt64 {
+func tracedBirth(
+    _ tracer: any RxTracer, _ counter: ResourceCounter, _ kind: TraceNodeKind, _ callSite: CallSite?
+) -> UInt64 {
     var site = callSite
     if site == nil, kind != .producer, kind != .observable, kind != .subject {
         site = RunContext.site(tracer)
@@ -38,7 +40,10 @@ func rxDeath(_ counter: Unmanaged<ResourceCounter>, _ id: UInt64) {
 /// Records `call` from `caller` to `callee` when tracing. The node arguments are evaluated only
 /// then: finding a node id is a dynamic cast, which must cost nothing when tracing is off.
 @inline(__always)
-func traceStep(_ call: TraceCall, from caller: @autoclosure () -> UInt64, to callee: @autoclosure () -> UInt64, _ detail: @autoclosure () -> String? = nil) {
+func traceStep(
+    _ call: TraceCall, from caller: @autoclosure () -> UInt64, to callee: @autoclosure () -> UInt64,
+    _ detail: @autoclosure () -> String? = nil
+) {
     if let tracer = Tracing.active { tracer.step(call, from: caller(), to: callee(), detail: detail()) }
 }
 

@@ -31,7 +31,9 @@ extension Disposables {
     }
 
     /// A disposable that runs `dispose` once, on the first `dispose()`.
-    public static func create(with dispose: @escaping () -> Void, file: StaticString = #fileID, line: UInt = #line) -> Cancelable {
+    public static func create(
+        with dispose: @escaping () -> Void, file: StaticString = #fileID, line: UInt = #line
+    ) -> Cancelable {
         // Made inside the core, it takes the call site of the subscription it serves.
         AnonymousDisposable(dispose, callSite: isCoreFile(file) ? nil : CallSite(file, line))
     }
@@ -42,12 +44,16 @@ extension Disposables {
     }
 
     /// Disposes all three.
-    public static func create(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable) -> Cancelable {
+    public static func create(
+        _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable
+    ) -> Cancelable {
         CompositeDisposable(disposable1, disposable2, disposable3)
     }
 
     /// Disposes all of them.
-    public static func create(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposables: Disposable...) -> Cancelable {
+    public static func create(
+        _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposables: Disposable...
+    ) -> Cancelable {
         CompositeDisposable(disposables: [disposable1, disposable2, disposable3] + disposables)
     }
 
@@ -72,10 +78,12 @@ final class AnonymousDisposable: DisposeBase, Cancelable {
     var isDisposed: Bool { action.withLock { $0 == nil } }
 
     func dispose() {
-        guard let action = action.withLock({ state -> (() -> Void)? in
-            defer { state = nil }
-            return state
-        }) else { return }
+        guard
+            let action = action.withLock({ state -> (() -> Void)? in
+                defer { state = nil }
+                return state
+            })
+        else { return }
         traceDisposed(traceID)
         action()
     }

@@ -24,7 +24,9 @@ public final class SerialDisposable: DisposeBase, Cancelable {
                 state.current = newValue
                 return (old, false)
             }
-            if disposeNew { newValue.dispose() } else {
+            if disposeNew {
+                newValue.dispose()
+            } else {
                 traceEdge(traceID, traceNodeID(of: newValue), .owns)
                 old?.dispose()
             }

@@ -9,7 +9,9 @@ extension ObservableType {
     ///     return Disposables.create()
     /// }
     /// ```
-    public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func create(
+        _ subscribe: @escaping (AnyObserver<Element>) -> Disposable, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         AnonymousObservable(subscribe, callSite: CallSite(file, line))
     }
 }
@@ -26,7 +28,9 @@ final class AnonymousObservable<Element>: Producer<Element> {
         super.init(counter: .anonymousObservable, callSite: callSite)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = AnonymousObservableSink(observer: observer, cancel: cancel)
         let subscription = sink.run(self)
         return (sink: sink, subscription: subscription)

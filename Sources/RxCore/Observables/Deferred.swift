@@ -1,7 +1,10 @@
 extension ObservableType {
     /// Calls `observableFactory` anew for each subscriber and subscribes to what it returns; a
     /// throwing factory fails that subscription.
-    public static func deferred(_ observableFactory: @escaping () throws -> Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func deferred(
+        _ observableFactory: @escaping () throws -> Observable<Element>, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Observable<Element> {
         Deferred(factory: observableFactory, callSite: CallSite(file, line))
     }
 }
@@ -14,7 +17,9 @@ final class Deferred<Element>: Producer<Element> {
         super.init(counter: ResourceCounter.rxDeferred, callSite: callSite)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DeferredSink(observer: observer, cancel: cancel)
         let subscription = sink.run(factory)
         return (sink: sink, subscription: subscription)

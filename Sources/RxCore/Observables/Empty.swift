@@ -10,7 +10,9 @@ extension ObservableType {
     }
 
     /// Fails at once with `error`.
-    public static func error(_ error: Swift.Error, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func error(
+        _ error: Swift.Error, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         ErrorProducer(error: error, callSite: CallSite(file, line))
     }
 }
@@ -18,7 +20,8 @@ extension ObservableType {
 final class Empty<Element>: Producer<Element> {
     init(callSite: CallSite?) { super.init(counter: ResourceCounter.rxEmpty, callSite: callSite) }
 
-    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
         observer.on(.completed)
         return Disposables.create()
@@ -28,7 +31,8 @@ final class Empty<Element>: Producer<Element> {
 final class NeverProducer<Element>: Producer<Element> {
     init(callSite: CallSite?) { super.init(counter: ResourceCounter.rxNever, callSite: callSite) }
 
-    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
         return Disposables.create()
     }
@@ -42,7 +46,8 @@ final class ErrorProducer<Element>: Producer<Element> {
         super.init(counter: ResourceCounter.rxError, callSite: callSite)
     }
 
-    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
         observer.on(.error(error))
         return Disposables.create()

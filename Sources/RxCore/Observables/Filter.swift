@@ -4,7 +4,9 @@ extension ObservableType {
     /// ```swift
     /// Observable.of(1, 2, 3, 4).filter { $0.isMultiple(of: 2) }   // 2, 4
     /// ```
-    public func filter(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func filter(
+        _ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         Filter(source: asObservable(), predicate: predicate, callSite: CallSite(file, line))
     }
 }
@@ -25,7 +27,9 @@ final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType, Pr
         self.init(predicate: parent.predicate, observer: consume observer, cancel: consume cancel)
     }
 
-    static func source(of parent: Filter<Element>) -> Unmanaged<Observable<Element>> { Unmanaged.passUnretained(parent.source) }
+    static func source(of parent: Filter<Element>) -> Unmanaged<Observable<Element>> {
+        Unmanaged.passUnretained(parent.source)
+    }
 
     func onNext(_ element: Element) {
         do {
@@ -65,7 +69,9 @@ final class Filter<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         // Once this filter has run for this kind of observer: the three lines below, without
         // looking up `FilterSink<…>`'s type at every subscription (see SinkRunner.swift).
         if let subscribed = runners.run(self, observer, cancel) { return subscribed }

@@ -1,11 +1,14 @@
 extension ObservableType {
     /// One element, then `completed`.
-    public static func just(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func just(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
+    {
         Just(element: element, callSite: CallSite(file, line))
     }
 
     /// One element, then `completed`, both delivered on `scheduler`.
-    public static func just(_ element: Element, scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func just(
+        _ element: Element, scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         ObservableSequence(elements: CollectionOfOne(element), scheduler: scheduler, callSite: CallSite(file, line))
     }
 }
@@ -19,7 +22,8 @@ final class Just<Element>: Producer<Element> {
         super.init(counter: ResourceCounter.rxJust, callSite: callSite)
     }
 
-    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
         observer.onNext(element)
         observer.onCompleted()

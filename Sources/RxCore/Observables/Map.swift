@@ -4,7 +4,9 @@ extension ObservableType {
     /// ```swift
     /// Observable.of(1, 2, 3, 4).map { $0 + 2 }   // 3, 4, 5, 6
     /// ```
-    public func map<Result>(_ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line) -> Observable<Result> {
+    public func map<Result>(
+        _ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Result> {
         Map(source: asObservable(), transform: transform, callSite: CallSite(file, line))
     }
 }
@@ -12,7 +14,8 @@ extension ObservableType {
 // `ResultType` is a parameter of its own (RxSwift derives it from `Observer`) so that every
 // element's result has its type at hand in the class, rather than looked up through
 // `Observer`'s conformance (a runtime call per element).
-final class MapSink<SourceType, ResultType, Observer: ObserverType>: Sink<Observer>, ObserverType, ProducerSink where Observer.Element == ResultType {
+final class MapSink<SourceType, ResultType, Observer: ObserverType>: Sink<Observer>, ObserverType, ProducerSink
+where Observer.Element == ResultType {
     typealias Transform = (SourceType) throws -> ResultType
     typealias Element = SourceType
 
@@ -28,7 +31,9 @@ final class MapSink<SourceType, ResultType, Observer: ObserverType>: Sink<Observ
         self.init(transform: parent.transform, observer: consume observer, cancel: consume cancel)
     }
 
-    static func source(of parent: Map<SourceType, ResultType>) -> Unmanaged<Observable<SourceType>> { Unmanaged.passUnretained(parent.source) }
+    static func source(of parent: Map<SourceType, ResultType>) -> Unmanaged<Observable<SourceType>> {
+        Unmanaged.passUnretained(parent.source)
+    }
 
     func onNext(_ element: SourceType) {
         do {
@@ -72,7 +77,9 @@ final class Map<SourceType, ResultType>: Producer<ResultType> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
         // Once this map has run for this kind of observer: the three lines below, without
         // looking up `MapSink<…>`'s type at every subscription (see SinkRunner.swift).
         if let subscribed = runners.run(self, observer, cancel) { return subscribed }

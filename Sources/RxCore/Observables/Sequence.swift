@@ -4,38 +4,61 @@ extension ObservableType {
     /// ```swift
     /// Observable.of("🐶", "🐱", "🐭", "🐹")
     /// ```
-    public static func of(_ elements: Element..., scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func of(
+        _ elements: Element..., scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         ObservableSequence(elements: elements, scheduler: scheduler, callSite: CallSite(file, line))
     }
 
     /// The array's elements in order, then `completed`.
-    public static func from(_ array: [Element], scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func from(
+        _ array: [Element], scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         ObservableSequence(elements: array, scheduler: scheduler, callSite: CallSite(file, line))
     }
 
     /// The sequence's elements in order, then `completed`.
-    public static func from<Source: Swift.Sequence>(_ sequence: Source, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> where Source.Element == Element {
+    public static func from<Source: Swift.Sequence>(
+        _ sequence: Source, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> where Source.Element == Element {
         ObservableSequence(elements: sequence, scheduler: scheduler, callSite: CallSite(file, line))
     }
 
     /// The optional's value if it has one, then `completed`.
-    public static func from(optional: Element?, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        ObservableSequence(elements: optional.map { [$0] } ?? [], scheduler: ImmediateScheduler(), callSite: CallSite(file, line))
+    public static func from(optional: Element?, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
+    {
+        ObservableSequence(
+            elements: optional.map { [$0] } ?? [], scheduler: ImmediateScheduler(), callSite: CallSite(file, line))
     }
 
     /// The optional's value if it has one, then `completed`, on `scheduler`.
-    public static func from(optional: Element?, scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func from(
+        optional: Element?, scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         ObservableSequence(elements: optional.map { [$0] } ?? [], scheduler: scheduler, callSite: CallSite(file, line))
     }
 
     /// `element` forever.
-    public static func repeatElement(_ element: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        ObservableSequence(elements: Swift.sequence(first: element) { $0 }, scheduler: scheduler, callSite: CallSite(file, line))
+    public static func repeatElement(
+        _ element: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        ObservableSequence(
+            elements: Swift.sequence(first: element) { $0 }, scheduler: scheduler, callSite: CallSite(file, line))
     }
 
     /// `initialState`, then `iterate` of it, while `condition` holds.
-    public static func generate(initialState: Element, condition: @escaping (Element) throws -> Bool, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance, iterate: @escaping (Element) throws -> Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        Generate(initialState: initialState, condition: condition, iterate: iterate, scheduler: scheduler, callSite: CallSite(file, line))
+    public static func generate(
+        initialState: Element, condition: @escaping (Element) throws -> Bool,
+        scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance,
+        iterate: @escaping (Element) throws -> Element, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        Generate(
+            initialState: initialState, condition: condition, iterate: iterate, scheduler: scheduler,
+            callSite: CallSite(file, line))
     }
 }
 
@@ -45,7 +68,10 @@ public typealias RxAbstractInteger = BinaryInteger & FixedWidthInteger
 extension ObservableType where Element: RxAbstractInteger {
     /// `count` integers from `start`. Fails with `RxError.overflow`… never: an overflowing range
     /// traps in RxSwift; here it is rejected up front by precondition.
-    public static func range(start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func range(
+        start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         precondition(count >= 0, "range: count can't be negative")
         precondition(count == 0 || start <= Element.max - (count - 1), "range: start + count overflows")
         precondition(Int(exactly: count) != nil, "range: count must fit in Int")
@@ -67,13 +93,17 @@ final class ObservableSequence<Source: Swift.Sequence>: Producer<Source.Element>
         super.init(counter: ResourceCounter.rxObservableSequence, callSite: callSite)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink: SteppingSink<Observer>
         if let array = elements as? [Element] {
             sink = ObservableSequenceSink(array, scheduler: scheduler, observer: observer, cancel: cancel)
         } else {
             var iterator = elements.makeIterator()
-            sink = ClosureSteppingSink(next: { iterator.next() }, scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.rxObservableSequenceSink)
+            sink = ClosureSteppingSink(
+                next: { iterator.next() }, scheduler: scheduler, observer: observer, cancel: cancel,
+                counter: ResourceCounter.rxObservableSequenceSink)
         }
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -92,7 +122,9 @@ final class RangeProducer<Element: RxAbstractInteger>: Producer<Element> {
         super.init(counter: ResourceCounter.rxRangeProducer, callSite: callSite)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = RangeSink(start: start, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -105,7 +137,10 @@ final class Generate<Element>: Producer<Element> {
     private let iterate: (Element) throws -> Element
     private let scheduler: ImmediateSchedulerType
 
-    init(initialState: Element, condition: @escaping (Element) throws -> Bool, iterate: @escaping (Element) throws -> Element, scheduler: ImmediateSchedulerType, callSite: CallSite?) {
+    init(
+        initialState: Element, condition: @escaping (Element) throws -> Bool,
+        iterate: @escaping (Element) throws -> Element, scheduler: ImmediateSchedulerType, callSite: CallSite?
+    ) {
         self.initialState = initialState
         self.condition = condition
         self.iterate = iterate
@@ -113,15 +148,18 @@ final class Generate<Element>: Producer<Element> {
         super.init(counter: ResourceCounter.rxGenerate, callSite: callSite)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         var state = initialState
         var started = false
         let condition = self.condition, iterate = self.iterate
-        let sink = ClosureSteppingSink(next: { () throws -> Element? in
-            if started { state = try iterate(state) }
-            started = true
-            return try condition(state) ? state : nil
-        }, scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.rxGenerateSink)
+        let sink = ClosureSteppingSink(
+            next: { () throws -> Element? in
+                if started { state = try iterate(state) }
+                started = true
+                return try condition(state) ? state : nil
+            }, scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.rxGenerateSink)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
     }
@@ -191,7 +229,8 @@ final class ObservableSequenceSink<Observer: ObserverType>: SteppingSink<Observe
 
     init(_ elements: [Element], scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
         self.elements = elements
-        super.init(scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.rxObservableSequenceSink)
+        super.init(
+            scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.rxObservableSequenceSink)
     }
 
     override func step() -> Bool {
@@ -209,7 +248,8 @@ final class ObservableSequenceSink<Observer: ObserverType>: SteppingSink<Observe
 /// Counts through an integer range.
 // Generic over `Element` too (not only `Observer.Element`): a generic argument's metadata is at
 // hand, an associated type's is looked up at each step.
-final class RangeSink<Element: RxAbstractInteger, Observer: ObserverType>: SteppingSink<Observer> where Observer.Element == Element {
+final class RangeSink<Element: RxAbstractInteger, Observer: ObserverType>: SteppingSink<Observer>
+where Observer.Element == Element {
     // Generic integer arithmetic goes through witness tables, so count down in `Int` and add
     // a stored `one` rather than making literals of `Element` at each step.
     @exclusivity(unchecked) private var next: Element
@@ -260,7 +300,10 @@ final class ClosureSteppingSink<Observer: ObserverType>: SteppingSink<Observer> 
     private let next: () throws -> Element?
 
     /// `counter` names what it stands for in traces: `ObservableSequenceSink`, `GenerateSink`.
-    init(next: @escaping () throws -> Element?, scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable, counter: ResourceCounter) {
+    init(
+        next: @escaping () throws -> Element?, scheduler: ImmediateSchedulerType, observer: Observer,
+        cancel: Cancelable, counter: ResourceCounter
+    ) {
         self.next = next
         super.init(scheduler: scheduler, observer: observer, cancel: cancel, counter: counter)
     }

@@ -1,6 +1,8 @@
 extension ObservableType {
     /// Subscribes a closure that receives every event.
-    public func subscribe(_ on: @escaping (Event<Element>) -> Void, file: StaticString = #fileID, line: UInt = #line) -> Disposable {
+    public func subscribe(
+        _ on: @escaping (Event<Element>) -> Void, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
         let observer = AnonymousObserver<Element>(on, callSite: CallSite(file, line))
         return asObservable().subscribe(observer)
     }

@@ -1,11 +1,16 @@
 extension ObservableType where Element: RxAbstractInteger {
     /// 0, 1, 2, … one every `period` on `scheduler`, first after one `period`.
-    public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func interval(
+        _ period: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         Timer(dueTime: period, period: period, scheduler: scheduler, callSite: CallSite(file, line))
     }
 
     /// 0 after `dueTime`; with a `period`, then 1, 2, … every `period`; without, `completed`.
-    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func timer(
+        _ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         Timer(dueTime: dueTime, period: period, scheduler: scheduler, callSite: CallSite(file, line))
     }
 }
@@ -22,11 +27,14 @@ final class Timer<Element: RxAbstractInteger>: Producer<Element> {
         super.init(counter: ResourceCounter.rxTimer, callSite: callSite)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TimerSink(observer: observer, cancel: cancel)
         let subscription: Disposable
         if let period {
-            subscription = scheduler.schedulePeriodic(Element(0), startAfter: dueTime, period: period) { [weak sink] count in
+            subscription = scheduler.schedulePeriodic(Element(0), startAfter: dueTime, period: period) {
+                [weak sink] count in
                 sink?.forwardOn(.next(count))
                 return count &+ 1
             }

@@ -3,12 +3,16 @@ import Foundation
 extension ObservableType {
     /// Mirrors whichever of `self` and `right` says something first (element, error or
     /// completion); the other is disposed.
-    public func amb<O2: ObservableType>(_ right: O2, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> where O2.Element == Element {
+    public func amb<O2: ObservableType>(
+        _ right: O2, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> where O2.Element == Element {
         Amb(sources: [asObservable(), right.asObservable()], callSite: CallSite(file, line))
     }
 
     /// Mirrors whichever of `sequence` says something first; the others are disposed.
-    public static func amb<Sequence: Swift.Sequence>(_ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> where Sequence.Element == Observable<Element> {
+    public static func amb<Sequence: Swift.Sequence>(
+        _ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> where Sequence.Element == Observable<Element> {
         Amb(sources: Array(sequence), callSite: CallSite(file, line))
     }
 }
@@ -92,7 +96,9 @@ final class Amb<Element>: Producer<Element> {
         for source in sources { traceSource(source) }
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = AmbSink(observer: observer, cancel: cancel)
         let subscription = sink.run(sources)
         return (sink: sink, subscription: subscription)

@@ -4,16 +4,24 @@ extension ObservableType {
     /// Collects elements into arrays, emitting one when it holds `count` elements or when
     /// `timeSpan` has passed since the previous array (possibly empty) was emitted. On
     /// completion the current array is emitted, even if empty.
-    public func buffer(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<[Element]> {
+    public func buffer(
+        timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<[Element]> {
         precondition(count > 0, "buffer: count must be positive")
-        return BufferTimeCount(source: asObservable(), timeSpan: timeSpan, count: count, scheduler: scheduler, callSite: CallSite(file, line))
+        return BufferTimeCount(
+            source: asObservable(), timeSpan: timeSpan, count: count, scheduler: scheduler,
+            callSite: CallSite(file, line))
     }
 
     /// Splits the elements into windows, each an observable, starting a new one when the current
     /// one holds `count` elements or after `timeSpan`. The first window is emitted on subscribe.
-    public func window(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Observable<Element>> {
+    public func window(
+        timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Observable<Element>> {
         precondition(count > 0, "window: count must be positive")
-        return WindowTimeCount(source: asObservable(), timeSpan: timeSpan, count: count, scheduler: scheduler, callSite: CallSite(file, line))
+        return WindowTimeCount(
+            source: asObservable(), timeSpan: timeSpan, count: count, scheduler: scheduler,
+            callSite: CallSite(file, line))
     }
 }
 
@@ -21,7 +29,8 @@ extension ObservableType {
 
 /// Windows are numbered; a timer only closes the window it was started for, so a window closed
 /// early by `count` does not get its successor cut short by a stale timer.
-final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == [Element] {
+final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType
+where Observer.Element == [Element] {
     private let timeSpan: RxTimeInterval
     private let count: Int
     private let scheduler: SchedulerType
@@ -92,7 +101,9 @@ final class BufferTimeCount<Element>: Producer<[Element]> {
     private let count: Int
     private let scheduler: SchedulerType
 
-    init(source: Observable<Element>, timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, callSite: CallSite?) {
+    init(
+        source: Observable<Element>, timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, callSite: CallSite?
+    ) {
         self.source = source
         self.timeSpan = timeSpan
         self.count = count
@@ -101,8 +112,11 @@ final class BufferTimeCount<Element>: Producer<[Element]> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == [Element] {
-        let sink = BufferTimeCountSink<Element, Observer>(timeSpan: timeSpan, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == [Element] {
+        let sink = BufferTimeCountSink<Element, Observer>(
+            timeSpan: timeSpan, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
     }
@@ -110,7 +124,8 @@ final class BufferTimeCount<Element>: Producer<[Element]> {
 
 // MARK: - window
 
-final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Observable<Element> {
+final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType
+where Observer.Element == Observable<Element> {
     private let timeSpan: RxTimeInterval
     private let count: Int
     private let scheduler: SchedulerType
@@ -195,7 +210,9 @@ final class WindowTimeCount<Element>: Producer<Observable<Element>> {
     private let count: Int
     private let scheduler: SchedulerType
 
-    init(source: Observable<Element>, timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, callSite: CallSite?) {
+    init(
+        source: Observable<Element>, timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, callSite: CallSite?
+    ) {
         self.source = source
         self.timeSpan = timeSpan
         self.count = count
@@ -204,8 +221,11 @@ final class WindowTimeCount<Element>: Producer<Observable<Element>> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Observable<Element> {
-        let sink = WindowTimeCountSink<Element, Observer>(timeSpan: timeSpan, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Observable<Element> {
+        let sink = WindowTimeCountSink<Element, Observer>(
+            timeSpan: timeSpan, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
     }
@@ -225,7 +245,8 @@ final class RefCountedObservable<Element>: Observable<Element> {
         traceSource(source)
     }
 
-    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         let reference = refCount.retain()
         let subscription = source.subscribe(observer)
         return Disposables.create(subscription, reference)

@@ -6,22 +6,32 @@ extension ObservableType {
     /// ```swift
     /// login.catch { _ in .just(.guest) }
     /// ```
-    public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func `catch`(
+        _ handler: @escaping (Swift.Error) throws -> Observable<Element>, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Observable<Element> {
         Catch(source: asObservable(), handler: handler, callSite: CallSite(file, line))
     }
 
     /// On error, emits `element` and completes.
-    public func catchAndReturn(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func catchAndReturn(
+        _ element: Element, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         Catch(source: asObservable(), handler: { _ in Observable.just(element) }, callSite: CallSite(file, line))
     }
 
     @available(*, deprecated, renamed: "catch(_:)")
-    public func catchError(_ handler: @escaping (Swift.Error) throws -> Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func catchError(
+        _ handler: @escaping (Swift.Error) throws -> Observable<Element>, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Observable<Element> {
         `catch`(handler, file: file, line: line)
     }
 
     @available(*, deprecated, renamed: "catchAndReturn(_:)")
-    public func catchErrorJustReturn(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func catchErrorJustReturn(
+        _ element: Element, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         catchAndReturn(element, file: file, line: line)
     }
 }
@@ -33,7 +43,7 @@ final class CatchSinkProxy<Observer: ObserverType>: ObserverBase<Observer.Elemen
     init(parent: CatchSink<Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("CatchSinkProxy"))
-        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
+        traceEdge(traceID, traceNodeID(of: parent), .forward) // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Observer.Element>) {
@@ -98,7 +108,9 @@ final class Catch<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = CatchSink(handler: handler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

@@ -1,8 +1,13 @@
 extension ObservableType {
     /// Combines the latest element of each source with `resultSelector` whenever any of them
     /// emits, once all have emitted. Completes when all sources have completed.
-    public static func combineLatest<Collection: Swift.Collection>(_ collection: Collection, resultSelector: @escaping ([Collection.Element.Element]) throws -> Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> where Collection.Element: ObservableType {
-        CombineLatest(sources: collection.map { CombiningSource($0.asObservable(), convert: { $0 }) }, combine: resultSelector, callSite: CallSite(file, line))
+    public static func combineLatest<Collection: Swift.Collection>(
+        _ collection: Collection, resultSelector: @escaping ([Collection.Element.Element]) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> where Collection.Element: ObservableType {
+        CombineLatest(
+            sources: collection.map { CombiningSource($0.asObservable(), convert: { $0 }) }, combine: resultSelector,
+            callSite: CallSite(file, line))
     }
 
     /// The latest element of each source as an array, whenever any of them emits, once all
@@ -11,8 +16,12 @@ extension ObservableType {
     /// ```swift
     /// Observable.combineLatest([username, password])   // ["a", "b"], ["ab", "b"], …
     /// ```
-    public static func combineLatest<Collection: Swift.Collection>(_ collection: Collection, file: StaticString = #fileID, line: UInt = #line) -> Observable<[Element]> where Collection.Element: ObservableType, Collection.Element.Element == Element {
-        CombineLatest(sources: collection.map { CombiningSource($0.asObservable(), convert: { $0 }) }, combine: { $0 }, callSite: CallSite(file, line))
+    public static func combineLatest<Collection: Swift.Collection>(
+        _ collection: Collection, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<[Element]> where Collection.Element: ObservableType, Collection.Element.Element == Element {
+        CombineLatest(
+            sources: collection.map { CombiningSource($0.asObservable(), convert: { $0 }) }, combine: { $0 },
+            callSite: CallSite(file, line))
     }
 }
 
@@ -80,9 +89,12 @@ struct CombineLatestStateMachine<Value>: CombiningStateMachine {
     }
 }
 
-final class CombineLatestSink<Value, Observer: ObserverType>: CombiningSink<CombineLatestStateMachine<Value>, Observer> {
+final class CombineLatestSink<Value, Observer: ObserverType>: CombiningSink<CombineLatestStateMachine<Value>, Observer>
+{
     init(arity: Int, combine: @escaping ([Value]) throws -> Observer.Element, observer: Observer, cancel: Cancelable) {
-        super.init(arity: arity, combine: combine, observer: observer, cancel: cancel, counter: ResourceCounter.combineLatestSink)
+        super.init(
+            arity: arity, combine: combine, observer: observer, cancel: cancel,
+            counter: ResourceCounter.combineLatestSink)
     }
 }
 
@@ -97,7 +109,9 @@ final class CombineLatest<Value, Result>: Producer<Result> {
         for source in sources { traceSource(source.observable) }
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = CombineLatestSink(arity: sources.count, combine: combine, observer: observer, cancel: cancel)
         let subscription = sink.run(sources, observerCounter: .combineLatestObserver)
         return (sink: sink, subscription: subscription)
@@ -113,16 +127,26 @@ extension ResourceCounter {
 extension ObservableType {
     /// Combines the latest element of each source with `resultSelector` whenever any of them
     /// emits, once all have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType>(_ source1: O1, _ source2: O2, resultSelector: @escaping (O1.Element, O2.Element) throws -> Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2)], combine: { values in try resultSelector(values[0] as! O1.Element, values[1] as! O2.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<O1: ObservableType, O2: ObservableType>(
+        _ source1: O1, _ source2: O2, resultSelector: @escaping (O1.Element, O2.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        CombineLatest(
+            sources: [CombiningSource(any: source1), CombiningSource(any: source2)],
+            combine: { values in try resultSelector(values[0] as! O1.Element, values[1] as! O2.Element) },
+            callSite: CallSite(file, line))
     }
 }
 
 extension ObservableType where Element == Any {
     /// The latest element of each source as a tuple, whenever any of them emits, once all
     /// have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType>(_ source1: O1, _ source2: O2, file: StaticString = #fileID, line: UInt = #line) -> Observable<(O1.Element, O2.Element)> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2)], combine: { values in (values[0] as! O1.Element, values[1] as! O2.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<O1: ObservableType, O2: ObservableType>(
+        _ source1: O1, _ source2: O2, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<(O1.Element, O2.Element)> {
+        CombineLatest(
+            sources: [CombiningSource(any: source1), CombiningSource(any: source2)],
+            combine: { values in (values[0] as! O1.Element, values[1] as! O2.Element) }, callSite: CallSite(file, line))
     }
 }
 
@@ -131,16 +155,29 @@ extension ObservableType where Element == Any {
 extension ObservableType {
     /// Combines the latest element of each source with `resultSelector` whenever any of them
     /// emits, once all have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3)], combine: { values in try resultSelector(values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
+        _ source1: O1, _ source2: O2, _ source3: O3,
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Observable<Element> {
+        CombineLatest(
+            sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3)],
+            combine: { values in
+                try resultSelector(values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element)
+            }, callSite: CallSite(file, line))
     }
 }
 
 extension ObservableType where Element == Any {
     /// The latest element of each source as a tuple, whenever any of them emits, once all
     /// have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, file: StaticString = #fileID, line: UInt = #line) -> Observable<(O1.Element, O2.Element, O3.Element)> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3)], combine: { values in (values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
+        _ source1: O1, _ source2: O2, _ source3: O3, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
+        CombineLatest(
+            sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3)],
+            combine: { values in (values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element) },
+            callSite: CallSite(file, line))
     }
 }
 
@@ -149,16 +186,38 @@ extension ObservableType where Element == Any {
 extension ObservableType {
     /// Combines the latest element of each source with `resultSelector` whenever any of them
     /// emits, once all have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3), CombiningSource(any: source4)], combine: { values in try resultSelector(values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element, values[3] as! O4.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        CombineLatest(
+            sources: [
+                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
+                CombiningSource(any: source4),
+            ],
+            combine: { values in
+                try resultSelector(
+                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
+                    values[3] as! O4.Element)
+            }, callSite: CallSite(file, line))
     }
 }
 
 extension ObservableType where Element == Any {
     /// The latest element of each source as a tuple, whenever any of them emits, once all
     /// have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, file: StaticString = #fileID, line: UInt = #line) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3), CombiningSource(any: source4)], combine: { values in (values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element, values[3] as! O4.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
+        CombineLatest(
+            sources: [
+                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
+                CombiningSource(any: source4),
+            ],
+            combine: { values in
+                (values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element, values[3] as! O4.Element)
+            }, callSite: CallSite(file, line))
     }
 }
 
@@ -167,16 +226,46 @@ extension ObservableType where Element == Any {
 extension ObservableType {
     /// Combines the latest element of each source with `resultSelector` whenever any of them
     /// emits, once all have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3), CombiningSource(any: source4), CombiningSource(any: source5)], combine: { values in try resultSelector(values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element, values[3] as! O4.Element, values[4] as! O5.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<
+        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType
+    >(
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
+        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        CombineLatest(
+            sources: [
+                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
+                CombiningSource(any: source4), CombiningSource(any: source5),
+            ],
+            combine: { values in
+                try resultSelector(
+                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
+                    values[3] as! O4.Element, values[4] as! O5.Element)
+            }, callSite: CallSite(file, line))
     }
 }
 
 extension ObservableType where Element == Any {
     /// The latest element of each source as a tuple, whenever any of them emits, once all
     /// have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, file: StaticString = #fileID, line: UInt = #line) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element)> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3), CombiningSource(any: source4), CombiningSource(any: source5)], combine: { values in (values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element, values[3] as! O4.Element, values[4] as! O5.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<
+        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType
+    >(
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element)> {
+        CombineLatest(
+            sources: [
+                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
+                CombiningSource(any: source4), CombiningSource(any: source5),
+            ],
+            combine: { values in
+                (
+                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
+                    values[3] as! O4.Element, values[4] as! O5.Element
+                )
+            }, callSite: CallSite(file, line))
     }
 }
 
@@ -185,16 +274,49 @@ extension ObservableType where Element == Any {
 extension ObservableType {
     /// Combines the latest element of each source with `resultSelector` whenever any of them
     /// emits, once all have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws -> Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3), CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6)], combine: { values in try resultSelector(values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element, values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<
+        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType,
+        O6: ObservableType
+    >(
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
+        resultSelector:
+            @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        CombineLatest(
+            sources: [
+                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
+                CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6),
+            ],
+            combine: { values in
+                try resultSelector(
+                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
+                    values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element)
+            }, callSite: CallSite(file, line))
     }
 }
 
 extension ObservableType where Element == Any {
     /// The latest element of each source as a tuple, whenever any of them emits, once all
     /// have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, file: StaticString = #fileID, line: UInt = #line) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element)> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3), CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6)], combine: { values in (values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element, values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<
+        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType,
+        O6: ObservableType
+    >(
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element)> {
+        CombineLatest(
+            sources: [
+                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
+                CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6),
+            ],
+            combine: { values in
+                (
+                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
+                    values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element
+                )
+            }, callSite: CallSite(file, line))
     }
 }
 
@@ -203,16 +325,53 @@ extension ObservableType where Element == Any {
 extension ObservableType {
     /// Combines the latest element of each source with `resultSelector` whenever any of them
     /// emits, once all have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element) throws -> Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3), CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6), CombiningSource(any: source7)], combine: { values in try resultSelector(values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element, values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element, values[6] as! O7.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<
+        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType,
+        O6: ObservableType, O7: ObservableType
+    >(
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
+        resultSelector:
+            @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element) throws ->
+            Element, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        CombineLatest(
+            sources: [
+                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
+                CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6),
+                CombiningSource(any: source7),
+            ],
+            combine: { values in
+                try resultSelector(
+                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
+                    values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element,
+                    values[6] as! O7.Element)
+            }, callSite: CallSite(file, line))
     }
 }
 
 extension ObservableType where Element == Any {
     /// The latest element of each source as a tuple, whenever any of them emits, once all
     /// have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, file: StaticString = #fileID, line: UInt = #line) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element)> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3), CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6), CombiningSource(any: source7)], combine: { values in (values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element, values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element, values[6] as! O7.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<
+        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType,
+        O6: ObservableType, O7: ObservableType
+    >(
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element)> {
+        CombineLatest(
+            sources: [
+                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
+                CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6),
+                CombiningSource(any: source7),
+            ],
+            combine: { values in
+                (
+                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
+                    values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element,
+                    values[6] as! O7.Element
+                )
+            }, callSite: CallSite(file, line))
     }
 }
 
@@ -221,16 +380,54 @@ extension ObservableType where Element == Any {
 extension ObservableType {
     /// Combines the latest element of each source with `resultSelector` whenever any of them
     /// emits, once all have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8, resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element) throws -> Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3), CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6), CombiningSource(any: source7), CombiningSource(any: source8)], combine: { values in try resultSelector(values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element, values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element, values[6] as! O7.Element, values[7] as! O8.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<
+        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType,
+        O6: ObservableType, O7: ObservableType, O8: ObservableType
+    >(
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
+        _ source8: O8,
+        resultSelector:
+            @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)
+            throws -> Element, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        CombineLatest(
+            sources: [
+                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
+                CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6),
+                CombiningSource(any: source7), CombiningSource(any: source8),
+            ],
+            combine: { values in
+                try resultSelector(
+                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
+                    values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element,
+                    values[6] as! O7.Element, values[7] as! O8.Element)
+            }, callSite: CallSite(file, line))
     }
 }
 
 extension ObservableType where Element == Any {
     /// The latest element of each source as a tuple, whenever any of them emits, once all
     /// have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8, file: StaticString = #fileID, line: UInt = #line) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)> {
-        CombineLatest(sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3), CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6), CombiningSource(any: source7), CombiningSource(any: source8)], combine: { values in (values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element, values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element, values[6] as! O7.Element, values[7] as! O8.Element) }, callSite: CallSite(file, line))
+    public static func combineLatest<
+        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType,
+        O6: ObservableType, O7: ObservableType, O8: ObservableType
+    >(
+        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
+        _ source8: O8, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)> {
+        CombineLatest(
+            sources: [
+                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
+                CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6),
+                CombiningSource(any: source7), CombiningSource(any: source8),
+            ],
+            combine: { values in
+                (
+                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
+                    values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element,
+                    values[6] as! O7.Element, values[7] as! O8.Element
+                )
+            }, callSite: CallSite(file, line))
     }
 }
 

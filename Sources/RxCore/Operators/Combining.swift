@@ -62,7 +62,10 @@ final class CombiningObserver<Element, Value>: ObserverBase<Element> {
     private let index: Int
     private let convert: (Element) -> Value
 
-    init(receiver: any CombiningReceiver<Value>, index: Int, convert: @escaping (Element) -> Value, counter: ResourceCounter) {
+    init(
+        receiver: any CombiningReceiver<Value>, index: Int, convert: @escaping (Element) -> Value,
+        counter: ResourceCounter
+    ) {
         self.receiver = receiver
         self.index = index
         self.convert = convert
@@ -96,7 +99,10 @@ class CombiningSink<Machine: CombiningStateMachine, Observer: ObserverType>: Sin
     private let combine: ([Value]) throws -> Observer.Element
     private var subscriptions: [SingleAssignmentDisposable] = []
 
-    init(arity: Int, combine: @escaping ([Value]) throws -> Observer.Element, observer: Observer, cancel: Cancelable, counter: ResourceCounter) {
+    init(
+        arity: Int, combine: @escaping ([Value]) throws -> Observer.Element, observer: Observer, cancel: Cancelable,
+        counter: ResourceCounter
+    ) {
         self.machine = Mutex(Machine(arity: arity))
         self.combine = combine
         super.init(observer: observer, cancel: cancel, counter: counter)

@@ -4,7 +4,9 @@ extension ObservableType {
     /// ```swift
     /// Observable.of("1", "x", "3").compactMap { Int($0) }   // 1, 3
     /// ```
-    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?, file: StaticString = #fileID, line: UInt = #line) -> Observable<Result> {
+    public func compactMap<Result>(
+        _ transform: @escaping (Element) throws -> Result?, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Result> {
         CompactMap(source: asObservable(), transform: transform, callSite: CallSite(file, line))
     }
 }
@@ -60,7 +62,9 @@ final class CompactMap<SourceType, ResultType>: Producer<ResultType> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
         let sink = CompactMapSink(transform: transform, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -8,7 +8,9 @@ extension ObservableType {
     /// ```swift
     /// searchText.debounce(.milliseconds(300), scheduler: MainScheduler.instance)
     /// ```
-    public func debounce(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func debounce(
+        _ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         Debounce(source: asObservable(), dueTime: dueTime, scheduler: scheduler, callSite: CallSite(file, line))
     }
 }
@@ -151,7 +153,9 @@ final class Debounce<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DebounceSink(dueTime: dueTime, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

@@ -21,7 +21,10 @@ extension ObservableType {
     ///   `rxtrace render` shows for the `DebugSink`.
     /// - With `trimOutput`, an event text over 40 characters keeps its first and last 20 around
     ///   `...`.
-    public func debug(_ identifier: String? = nil, trimOutput: Bool = false, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function) -> Observable<Element> {
+    public func debug(
+        _ identifier: String? = nil, trimOutput: Bool = false, file: StaticString = #fileID, line: UInt = #line,
+        function: StaticString = #function
+    ) -> Observable<Element> {
         let name = identifier ?? "\(CallSite(file, line).description) (\(function))"
         return Debug(source: asObservable(), identifier: name, trimOutput: trimOutput, callSite: CallSite(file, line))
     }
@@ -66,14 +69,16 @@ final class DebugSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     }
 
     private func log(_ content: String) {
-        let node = traceID != 0 ? " node:\(Tracing.displayID(traceID))" : ""  // the id a trace file shows
+        let node = traceID != 0 ? " node:\(Tracing.displayID(traceID))" : "" // the id a trace file shows
         DebugOutput.write("\(formatter.string(from: Date())): \(prefix)\(node) -> \(content)")
     }
 
     func on(_ event: Event<Element>) {
         let text = event.debugDescription
-        let shown = trimOutput && text.count > Self.maxEventTextLength
-            ? String(text.prefix(Self.maxEventTextLength / 2)) + "..." + String(text.suffix(Self.maxEventTextLength / 2))
+        let shown =
+            trimOutput && text.count > Self.maxEventTextLength
+            ? String(text.prefix(Self.maxEventTextLength / 2)) + "..."
+                + String(text.suffix(Self.maxEventTextLength / 2))
             : text
         log("Event \(shown)")
         forwardOn(event)
@@ -99,7 +104,9 @@ final class Debug<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DebugSink(identifier: identifier, trimOutput: trimOutput, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

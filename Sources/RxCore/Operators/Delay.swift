@@ -8,13 +8,18 @@ extension ObservableType {
     /// ```swift
     /// Observable.of(1, 2).delay(.seconds(1), scheduler: scheduler)   // both one second later
     /// ```
-    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func delay(
+        _ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         Delay(source: asObservable(), dueTime: dueTime, scheduler: scheduler, callSite: CallSite(file, line))
     }
 
     /// Subscribes to the source `dueTime` later on `scheduler`.
-    public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        DelaySubscription(source: asObservable(), dueTime: dueTime, scheduler: scheduler, callSite: CallSite(file, line))
+    public func delaySubscription(
+        _ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        DelaySubscription(
+            source: asObservable(), dueTime: dueTime, scheduler: scheduler, callSite: CallSite(file, line))
     }
 }
 
@@ -153,7 +158,9 @@ final class Delay<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DelaySink(dueTime: dueTime, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
@@ -192,7 +199,9 @@ final class DelaySubscription<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DelaySubscriptionSink(observer: observer, cancel: cancel)
         let subscription = SerialDisposable()
         subscription.disposable = scheduler.scheduleRelative((), dueTime: dueTime) { [source] _ in

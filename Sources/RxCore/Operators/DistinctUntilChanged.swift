@@ -5,29 +5,44 @@ extension ObservableType where Element: Equatable {
     /// Observable.of(1, 1, 2, 2, 1).distinctUntilChanged()   // 1, 2, 1
     /// ```
     public func distinctUntilChanged(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        DistinctUntilChanged(source: asObservable(), selector: { $0 }, comparer: { $0 == $1 }, callSite: CallSite(file, line))
+        DistinctUntilChanged(
+            source: asObservable(), selector: { $0 }, comparer: { $0 == $1 }, callSite: CallSite(file, line))
     }
 }
 
 extension ObservableType {
     /// Drops an element whose key equals the key of the element before it.
-    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) throws -> Key, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        DistinctUntilChanged(source: asObservable(), selector: keySelector, comparer: { $0 == $1 }, callSite: CallSite(file, line))
+    public func distinctUntilChanged<Key: Equatable>(
+        _ keySelector: @escaping (Element) throws -> Key, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        DistinctUntilChanged(
+            source: asObservable(), selector: keySelector, comparer: { $0 == $1 }, callSite: CallSite(file, line))
     }
 
     /// Drops an element that `comparer` calls equal to the element before it.
-    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        DistinctUntilChanged(source: asObservable(), selector: { $0 }, comparer: comparer, callSite: CallSite(file, line))
+    public func distinctUntilChanged(
+        _ comparer: @escaping (Element, Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        DistinctUntilChanged(
+            source: asObservable(), selector: { $0 }, comparer: comparer, callSite: CallSite(file, line))
     }
 
     /// Drops an element whose key `comparer` calls equal to the previous element's key.
-    public func distinctUntilChanged<K>(_ keySelector: @escaping (Element) throws -> K, comparer: @escaping (K, K) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        DistinctUntilChanged(source: asObservable(), selector: keySelector, comparer: comparer, callSite: CallSite(file, line))
+    public func distinctUntilChanged<K>(
+        _ keySelector: @escaping (Element) throws -> K, comparer: @escaping (K, K) throws -> Bool,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        DistinctUntilChanged(
+            source: asObservable(), selector: keySelector, comparer: comparer, callSite: CallSite(file, line))
     }
 
     /// Drops an element whose value at `keyPath` equals the previous element's.
-    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        DistinctUntilChanged(source: asObservable(), selector: { $0[keyPath: keyPath] }, comparer: { $0 == $1 }, callSite: CallSite(file, line))
+    public func distinctUntilChanged<Property: Equatable>(
+        at keyPath: KeyPath<Element, Property>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        DistinctUntilChanged(
+            source: asObservable(), selector: { $0[keyPath: keyPath] }, comparer: { $0 == $1 },
+            callSite: CallSite(file, line))
     }
 }
 
@@ -40,7 +55,10 @@ final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<Observer
     /// where `Key?` would cost a lookup on every element.
     private var currentKey: DistinctKeyBox<Key>?
 
-    init(selector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool, observer: Observer, cancel: Cancelable) {
+    init(
+        selector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool, observer: Observer,
+        cancel: Cancelable
+    ) {
         self.selector = selector
         self.comparer = comparer
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.distinctUntilChangedSink)
@@ -77,7 +95,10 @@ final class DistinctUntilChanged<Element, Key>: Producer<Element> {
     private let selector: (Element) throws -> Key
     private let comparer: (Key, Key) throws -> Bool
 
-    init(source: Observable<Element>, selector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool, callSite: CallSite?) {
+    init(
+        source: Observable<Element>, selector: @escaping (Element) throws -> Key,
+        comparer: @escaping (Key, Key) throws -> Bool, callSite: CallSite?
+    ) {
         self.source = source
         self.selector = selector
         self.comparer = comparer
@@ -85,7 +106,9 @@ final class DistinctUntilChanged<Element, Key>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DistinctUntilChangedSink(selector: selector, comparer: comparer, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

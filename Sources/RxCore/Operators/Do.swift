@@ -51,7 +51,10 @@ final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     private let eventHandler: EventHandler
     private let afterEventHandler: EventHandler
 
-    init(eventHandler: @escaping EventHandler, afterEventHandler: @escaping EventHandler, observer: Observer, cancel: Cancelable) {
+    init(
+        eventHandler: @escaping EventHandler, afterEventHandler: @escaping EventHandler, observer: Observer,
+        cancel: Cancelable
+    ) {
         self.eventHandler = eventHandler
         self.afterEventHandler = afterEventHandler
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("DoSink"))
@@ -80,7 +83,10 @@ final class Do<Element>: Producer<Element> {
     private let onSubscribed: (() -> Void)?
     private let onDispose: (() -> Void)?
 
-    init(source: Observable<Element>, eventHandler: @escaping EventHandler, afterEventHandler: @escaping EventHandler, onSubscribe: (() -> Void)?, onSubscribed: (() -> Void)?, onDispose: (() -> Void)?, callSite: CallSite?) {
+    init(
+        source: Observable<Element>, eventHandler: @escaping EventHandler, afterEventHandler: @escaping EventHandler,
+        onSubscribe: (() -> Void)?, onSubscribed: (() -> Void)?, onDispose: (() -> Void)?, callSite: CallSite?
+    ) {
         self.source = source
         self.eventHandler = eventHandler
         self.afterEventHandler = afterEventHandler
@@ -91,9 +97,12 @@ final class Do<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         onSubscribe?()
-        let sink = DoSink(eventHandler: eventHandler, afterEventHandler: afterEventHandler, observer: observer, cancel: cancel)
+        let sink = DoSink(
+            eventHandler: eventHandler, afterEventHandler: afterEventHandler, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         onSubscribed?()
         guard let onDispose else { return (sink: sink, subscription: subscription) }

@@ -24,7 +24,9 @@ extension ObservableType {
     }
 
     /// Like `single()`, counting only the elements that satisfy `predicate`.
-    public func single(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func single(
+        _ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         SingleAsync(source: asObservable(), predicate: predicate, callSite: CallSite(file, line))
     }
 }
@@ -75,7 +77,9 @@ final class ElementAt<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ElementAtSink(index: index, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -84,7 +88,8 @@ final class ElementAt<Element>: Producer<Element> {
 
 // MARK: - first
 
-final class FirstSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == SourceType? {
+final class FirstSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType
+where Observer.Element == SourceType? {
     typealias Element = SourceType
 
     init(observer: Observer, cancel: Cancelable) {
@@ -121,7 +126,9 @@ final class First<SourceType>: Producer<SourceType?> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == SourceType? {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == SourceType? {
         let sink = FirstSink<SourceType, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -181,7 +188,9 @@ final class SingleAsync<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SingleAsyncSink(predicate: predicate, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

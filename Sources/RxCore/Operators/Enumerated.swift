@@ -4,12 +4,15 @@ extension ObservableType {
     /// ```swift
     /// Observable.of("a", "b").enumerated()   // (0, "a"), (1, "b")
     /// ```
-    public func enumerated(file: StaticString = #fileID, line: UInt = #line) -> Observable<(index: Int, element: Element)> {
+    public func enumerated(
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<(index: Int, element: Element)> {
         Enumerated(source: asObservable(), callSite: CallSite(file, line))
     }
 }
 
-final class EnumeratedSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == (index: Int, element: SourceType) {
+final class EnumeratedSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType
+where Observer.Element == (index: Int, element: SourceType) {
     typealias Element = SourceType
 
     private var index = 0
@@ -52,7 +55,9 @@ final class Enumerated<Element>: Producer<(index: Int, element: Element)> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == (index: Int, element: Element) {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == (index: Int, element: Element) {
         let sink = EnumeratedSink<Element, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -12,7 +12,8 @@ public struct GroupedObservable<Key, Element>: ObservableType {
         self.source = source
     }
 
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         source.subscribe(observer)
     }
 
@@ -26,12 +27,15 @@ extension ObservableType {
     /// ```swift
     /// Observable.of(1, 2, 3, 4).groupBy { $0 % 2 == 0 ? "even" : "odd" }
     /// ```
-    public func groupBy<Key: Hashable>(keySelector: @escaping (Element) throws -> Key, file: StaticString = #fileID, line: UInt = #line) -> Observable<GroupedObservable<Key, Element>> {
+    public func groupBy<Key: Hashable>(
+        keySelector: @escaping (Element) throws -> Key, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<GroupedObservable<Key, Element>> {
         GroupBy(source: asObservable(), keySelector: keySelector, callSite: CallSite(file, line))
     }
 }
 
-final class GroupBySink<Key: Hashable, Element, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == GroupedObservable<Key, Element> {
+final class GroupBySink<Key: Hashable, Element, Observer: ObserverType>: Sink<Observer>, ObserverType
+where Observer.Element == GroupedObservable<Key, Element> {
     private let keySelector: (Element) throws -> Key
     private let group = CompositeDisposable()
     /// Keeps the source subscribed while any group is subscribed.
@@ -69,7 +73,9 @@ final class GroupBySink<Key: Hashable, Element, Observer: ObserverType>: Sink<Ob
             } else {
                 writer = PublishSubject()
                 groups[key] = writer
-                forwardOn(.next(GroupedObservable(key: key, source: RefCountedObservable(source: writer, refCount: refCount))))
+                forwardOn(
+                    .next(GroupedObservable(key: key, source: RefCountedObservable(source: writer, refCount: refCount)))
+                )
             }
             writer.on(.next(value))
         case .error(let error):
@@ -101,7 +107,9 @@ final class GroupBy<Key: Hashable, Element>: Producer<GroupedObservable<Key, Ele
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == GroupedObservable<Key, Element> {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == GroupedObservable<Key, Element> {
         let sink = GroupBySink(keySelector: keySelector, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

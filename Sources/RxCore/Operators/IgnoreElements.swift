@@ -8,7 +8,8 @@ extension ObservableType {
     }
 }
 
-final class IgnoreElementsSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Swift.Never {
+final class IgnoreElementsSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType
+where Observer.Element == Swift.Never {
     typealias Element = SourceType
 
     init(observer: Observer, cancel: Cancelable) {
@@ -40,7 +41,9 @@ final class IgnoreElements<SourceType>: Producer<Swift.Never> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Swift.Never {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Swift.Never {
         let sink = IgnoreElementsSink<SourceType, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

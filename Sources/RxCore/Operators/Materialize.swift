@@ -13,7 +13,8 @@ extension ObservableType where Element: EventConvertible {
     }
 }
 
-final class MaterializeSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Event<SourceType> {
+final class MaterializeSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType
+where Observer.Element == Event<SourceType> {
     typealias Element = SourceType
 
     init(observer: Observer, cancel: Cancelable) {
@@ -42,14 +43,17 @@ final class Materialize<Element>: Producer<Event<Element>> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Event<Element> {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Event<Element> {
         let sink = MaterializeSink<Element, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
     }
 }
 
-final class DematerializeSink<SourceType: EventConvertible, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == SourceType.Element {
+final class DematerializeSink<SourceType: EventConvertible, Observer: ObserverType>: Sink<Observer>, ObserverType
+where Observer.Element == SourceType.Element {
     typealias Element = SourceType
 
     init(observer: Observer, cancel: Cancelable) {
@@ -81,7 +85,9 @@ final class Dematerialize<SourceType: EventConvertible>: Producer<SourceType.Ele
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == SourceType.Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == SourceType.Element {
         let sink = DematerializeSink<SourceType, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

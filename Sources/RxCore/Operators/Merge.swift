@@ -7,13 +7,17 @@ extension ObservableType {
     /// ```swift
     /// Observable.of(1, 2).flatMap { Observable.of($0, $0 * 10) }   // 1, 10, 2, 20
     /// ```
-    public func flatMap<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Source.Element> {
+    public func flatMap<Source: ObservableConvertibleType>(
+        _ selector: @escaping (Element) throws -> Source, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Source.Element> {
         FlatMap(source: asObservable(), selector: selector, firstOnly: false, callSite: CallSite(file, line))
     }
 
     /// Like `flatMap`, but ignores elements that arrive while an inner observable is still
     /// running.
-    public func flatMapFirst<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Source.Element> {
+    public func flatMapFirst<Source: ObservableConvertibleType>(
+        _ selector: @escaping (Element) throws -> Source, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Source.Element> {
         FlatMap(source: asObservable(), selector: selector, firstOnly: true, callSite: CallSite(file, line))
     }
 }
@@ -27,25 +31,34 @@ extension ObservableType where Element: ObservableConvertibleType {
 
     /// Merges the inner observables, with at most `maxConcurrent` subscribed at a time; the
     /// others wait in arrival order.
-    public func merge(maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
+    public func merge(
+        maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element.Element> {
         precondition(maxConcurrent > 0, "merge(maxConcurrent:): maxConcurrent must be positive")
-        return MergeLimited(source: asObservable(), selector: { $0 }, maxConcurrent: maxConcurrent, callSite: CallSite(file, line))
+        return MergeLimited(
+            source: asObservable(), selector: { $0 }, maxConcurrent: maxConcurrent, callSite: CallSite(file, line))
     }
 }
 
 extension ObservableType {
     /// Merges the elements of `sources`; completes when all of them have completed.
-    public static func merge<Collection: Swift.Collection>(_ sources: Collection, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> where Collection.Element == Observable<Element> {
+    public static func merge<Collection: Swift.Collection>(
+        _ sources: Collection, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> where Collection.Element == Observable<Element> {
         MergeArray(sources: Array(sources), callSite: CallSite(file, line))
     }
 
     /// Merges the elements of `sources`; completes when all of them have completed.
-    public static func merge(_ sources: [Observable<Element>], file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func merge(
+        _ sources: [Observable<Element>], file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         MergeArray(sources: sources, callSite: CallSite(file, line))
     }
 
     /// Merges the elements of `sources`; completes when all of them have completed.
-    public static func merge(_ sources: Observable<Element>..., file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func merge(
+        _ sources: Observable<Element>..., file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         MergeArray(sources: sources, callSite: CallSite(file, line))
     }
 }
@@ -61,7 +74,9 @@ extension ObservableType {
 /// The running inner observers form an intrusive doubly linked list (RxSwift keeps them in a
 /// `CompositeDisposable`): adding and removing one costs no allocation and no hashing, which is
 /// most of the cost of a short-lived inner such as `just`.
-final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Source.Element {
+final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>,
+    ObserverType
+where Observer.Element == Source.Element {
     typealias Element = SourceElement
     typealias ResultElement = Source.Element
     typealias Inner = MergeInnerObserver<SourceElement, Source, Observer>
@@ -78,7 +93,8 @@ final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer
     // Set in `run`, before any event can arrive.
     @exclusivity(unchecked) private var groupTraceID: UInt64 = 0
 
-    init(selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool, observer: Observer, cancel: Cancelable) {
+    init(selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool, observer: Observer, cancel: Cancelable)
+    {
         self.selector = selector
         self.firstOnly = firstOnly
         super.init(observer: observer, cancel: cancel, counter: .mergeSink)
@@ -214,7 +230,10 @@ final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer
 }
 
 /// Subscribed to one inner source of a `MergeSink`; a node of the sink's list of running inners.
-final class MergeInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: ObserverBase<Source.Element> where Observer.Element == Source.Element {
+final class MergeInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: ObserverBase<
+    Source.Element
+>
+where Observer.Element == Source.Element {
     private let parent: MergeSink<SourceElement, Source, Observer>
     // Guarded by the parent's lock (so no dynamic exclusivity checks).
     @exclusivity(unchecked) fileprivate var previous: MergeInnerObserver?
@@ -258,7 +277,10 @@ final class FlatMap<SourceElement, Source: ObservableConvertibleType>: Producer<
     private let selector: (SourceElement) throws -> Source
     private let firstOnly: Bool
 
-    init(source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool, callSite: CallSite?) {
+    init(
+        source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool,
+        callSite: CallSite?
+    ) {
         self.source = source
         self.selector = selector
         self.firstOnly = firstOnly
@@ -266,7 +288,9 @@ final class FlatMap<SourceElement, Source: ObservableConvertibleType>: Producer<
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
         let sink = MergeSink(selector: selector, firstOnly: firstOnly, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
@@ -282,8 +306,11 @@ final class MergeArray<Element>: Producer<Element> {
         for source in sources { traceSource(source) }
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = MergeSink<Observable<Element>, Observable<Element>, Observer>(selector: { $0 }, firstOnly: false, observer: observer, cancel: cancel)
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = MergeSink<Observable<Element>, Observable<Element>, Observer>(
+            selector: { $0 }, firstOnly: false, observer: observer, cancel: cancel)
         let subscription = sink.run(sources: sources)
         return (sink: sink, subscription: subscription)
     }
@@ -298,7 +325,9 @@ final class MergeArray<Element>: Producer<Element> {
 /// Inner sources that complete synchronously inside `subscribe` would make that a recursion as
 /// deep as the number of sources; instead the thread already subscribing picks them up in a loop
 /// (`handoff`), so `concat` of 100,000 `just`s runs in constant stack.
-final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Source.Element {
+final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>,
+    ObserverType
+where Observer.Element == Source.Element {
     typealias Element = SourceElement
     typealias ResultElement = Source.Element
 
@@ -318,7 +347,9 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
     fileprivate var head: MergeLimitedInnerObserver<SourceElement, Source, Observer>?
     private var groupTraceID: UInt64 = 0
 
-    init(selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int, observer: Observer, cancel: Cancelable) {
+    init(
+        selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int, observer: Observer, cancel: Cancelable
+    ) {
         self.selector = selector
         self.maxConcurrent = maxConcurrent
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.mergeLimitedSink)
@@ -341,7 +372,8 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
     }
 
     /// Static `concat`: the sources come from `sources`, one after the other.
-    func run<Sources: Swift.Sequence>(sources: Sources) -> Disposable where Sources.Element == Observable<ResultElement> {
+    func run<Sources: Swift.Sequence>(sources: Sources) -> Disposable
+    where Sources.Element == Observable<ResultElement> {
         var iterator = sources.makeIterator()
         let group = makeGroup()
         lock.lock()
@@ -513,7 +545,9 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
 }
 
 /// Subscribed to one inner source of a `MergeLimitedSink`.
-final class MergeLimitedInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: ObserverBase<Source.Element> where Observer.Element == Source.Element {
+final class MergeLimitedInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>:
+    ObserverBase<Source.Element>
+where Observer.Element == Source.Element {
     private let parent: MergeLimitedSink<SourceElement, Source, Observer>
     // Guarded by the parent's lock.
     fileprivate var previous: MergeLimitedInnerObserver?
@@ -557,7 +591,10 @@ final class MergeLimited<SourceElement, Source: ObservableConvertibleType>: Prod
     private let selector: (SourceElement) throws -> Source
     private let maxConcurrent: Int
 
-    init(source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int, callSite: CallSite?, counter: ResourceCounter? = nil) {
+    init(
+        source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int,
+        callSite: CallSite?, counter: ResourceCounter? = nil
+    ) {
         self.source = source
         self.selector = selector
         self.maxConcurrent = maxConcurrent
@@ -565,8 +602,11 @@ final class MergeLimited<SourceElement, Source: ObservableConvertibleType>: Prod
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
-        let sink = MergeLimitedSink(selector: selector, maxConcurrent: maxConcurrent, observer: observer, cancel: cancel)
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
+        let sink = MergeLimitedSink(
+            selector: selector, maxConcurrent: maxConcurrent, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
     }

@@ -27,14 +27,18 @@ extension ObservableType {
     /// shared.subscribe(…); shared.subscribe(…)
     /// let connection = shared.connect()
     /// ```
-    public func multicast<Subject: SubjectType>(_ subject: Subject, file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Subject.Element> where Subject.Observer.Element == Element {
+    public func multicast<Subject: SubjectType>(
+        _ subject: Subject, file: StaticString = #fileID, line: UInt = #line
+    ) -> ConnectableObservable<Subject.Element> where Subject.Observer.Element == Element {
         ConnectableObservableAdapter(source: asObservable(), makeSubject: { subject }, callSite: CallSite(file, line))
     }
 
     /// A connectable sequence that multicasts the source through a subject made by
     /// `makeSubject`; a connection that ends (source terminated or disconnected) drops its
     /// subject, so the next connection gets a fresh one.
-    public func multicast<Subject: SubjectType>(makeSubject: @escaping () -> Subject, file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Subject.Element> where Subject.Observer.Element == Element {
+    public func multicast<Subject: SubjectType>(
+        makeSubject: @escaping () -> Subject, file: StaticString = #fileID, line: UInt = #line
+    ) -> ConnectableObservable<Subject.Element> where Subject.Observer.Element == Element {
         ConnectableObservableAdapter(source: asObservable(), makeSubject: makeSubject, callSite: CallSite(file, line))
     }
 
@@ -45,13 +49,18 @@ extension ObservableType {
 
     /// `multicast` through a `ReplaySubject` of `bufferSize`: late subscribers get the last
     /// `bufferSize` elements first.
-    public func replay(_ bufferSize: Int, file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Element> {
-        multicast(makeSubject: { ReplaySubject<Element>.create(bufferSize: bufferSize, file: file, line: line) }, file: file, line: line)
+    public func replay(
+        _ bufferSize: Int, file: StaticString = #fileID, line: UInt = #line
+    ) -> ConnectableObservable<Element> {
+        multicast(
+            makeSubject: { ReplaySubject<Element>.create(bufferSize: bufferSize, file: file, line: line) }, file: file,
+            line: line)
     }
 
     /// `multicast` through an unbounded `ReplaySubject`: late subscribers get every element.
     public func replayAll(file: StaticString = #fileID, line: UInt = #line) -> ConnectableObservable<Element> {
-        multicast(makeSubject: { ReplaySubject<Element>.createUnbounded(file: file, line: line) }, file: file, line: line)
+        multicast(
+            makeSubject: { ReplaySubject<Element>.createUnbounded(file: file, line: line) }, file: file, line: line)
     }
 }
 
@@ -133,7 +142,8 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
         return connection
     }
 
-    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         lock.lock()
         let subject = lazySubject
         lock.unlock()
@@ -154,7 +164,8 @@ extension ConnectableObservableType {
     }
 }
 
-final class RefCountSink<Connectable: ConnectableObservableType, Observer: ObserverType>: Sink<Observer>, ObserverType where Connectable.Element == Observer.Element {
+final class RefCountSink<Connectable: ConnectableObservableType, Observer: ObserverType>: Sink<Observer>, ObserverType
+where Connectable.Element == Observer.Element {
     typealias Element = Observer.Element
 
     private let parent: RefCount<Connectable>
@@ -237,7 +248,9 @@ final class RefCount<Connectable: ConnectableObservableType>: Producer<Connectab
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = RefCountSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -263,24 +276,35 @@ extension ObservableType {
     /// ```swift
     /// let shared = source.map { print("MAP"); return $0 }.share(replay: 1)
     /// ```
-    public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func share(
+        replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         precondition(replay >= 0, "share: replay can't be negative")
         switch scope {
         case .forever:
             if replay == 0 {
-                return multicast(PublishSubject<Element>(file: file, line: line), file: file, line: line).refCount(file: file, line: line)
+                return multicast(PublishSubject<Element>(file: file, line: line), file: file, line: line).refCount(
+                    file: file, line: line)
             }
-            return multicast(ReplaySubject<Element>.create(bufferSize: replay, file: file, line: line), file: file, line: line).refCount(file: file, line: line)
+            return multicast(
+                ReplaySubject<Element>.create(bufferSize: replay, file: file, line: line), file: file, line: line
+            ).refCount(file: file, line: line)
         case .whileConnected:
             if replay == 0 {
-                return multicast(makeSubject: { PublishSubject<Element>(file: file, line: line) }, file: file, line: line).refCount(file: file, line: line)
+                return multicast(
+                    makeSubject: { PublishSubject<Element>(file: file, line: line) }, file: file, line: line
+                ).refCount(file: file, line: line)
             }
-            return multicast(makeSubject: { ReplaySubject<Element>.create(bufferSize: replay, file: file, line: line) }, file: file, line: line).refCount(file: file, line: line)
+            return multicast(
+                makeSubject: { ReplaySubject<Element>.create(bufferSize: replay, file: file, line: line) }, file: file,
+                line: line
+            ).refCount(file: file, line: line)
         }
     }
 
     @available(*, deprecated, renamed: "share(replay:)")
-    public func shareReplay(_ bufferSize: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func shareReplay(_ bufferSize: Int, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element>
+    {
         share(replay: bufferSize, scope: .whileConnected, file: file, line: line)
     }
 }

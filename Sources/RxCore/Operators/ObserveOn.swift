@@ -6,12 +6,16 @@ extension ObservableType {
     /// ```swift
     /// network.observe(on: MainScheduler.instance).subscribe(onNext: { label.text = $0 })
     /// ```
-    public func observe(on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func observe(
+        on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         ObserveOn(source: asObservable(), scheduler: scheduler, callSite: CallSite(file, line))
     }
 
     @available(*, deprecated, renamed: "observe(on:)")
-    public func observeOn(_ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func observeOn(
+        _ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         observe(on: scheduler, file: file, line: line)
     }
 }
@@ -55,10 +59,11 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
     }
 
     private func scheduleNext() {
-        scheduled.replace(with: scheduler.schedule(()) { [weak self] _ in
-            self?.deliverOne()
-            return Disposables.create()
-        })
+        scheduled.replace(
+            with: scheduler.schedule(()) { [weak self] _ in
+                self?.deliverOne()
+                return Disposables.create()
+            })
     }
 
     /// Delivers the oldest queued event, then schedules itself again while more are queued: one
@@ -129,7 +134,9 @@ final class ObserveOn<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ObserveOnSink(scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

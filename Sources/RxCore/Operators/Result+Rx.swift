@@ -30,14 +30,17 @@ public func mapValue<T, K>(_ transform: @escaping (T) throws -> K) -> (Result<T,
 /// ```swift
 /// tokens.flatMap(flatMapRequest { token in api.userInfo(token) })   // Observable<Result<User, Error>>
 /// ```
-public func flatMapRequest<T, R>(_ request: @escaping (T) throws -> Observable<R>, file: StaticString = #fileID, line: UInt = #line) -> (Result<T, Error>) -> Observable<Result<R, Error>> {
+public func flatMapRequest<T, R>(
+    _ request: @escaping (T) throws -> Observable<R>, file: StaticString = #fileID, line: UInt = #line
+) -> (Result<T, Error>) -> Observable<Result<R, Error>> {
     { result in
         switch result {
         case .success(let value):
             do {
                 return try request(value)
                     .map({ Result<R, Error>.success($0) }, file: file, line: line)
-                    .catch({ error in Observable.just(.failure(error), file: file, line: line) }, file: file, line: line)
+                    .catch(
+                        { error in Observable.just(.failure(error), file: file, line: line) }, file: file, line: line)
             } catch {
                 return Observable.just(.failure(error), file: file, line: line)
             }
@@ -54,7 +57,9 @@ public func flatMapRequest<T, R>(_ request: @escaping (T) throws -> Observable<R
 /// loginTaps.flatMap(flatMapRequest { password in api.login(password) })   // Observable<Result<Token, Error>>
 /// ```
 @_disfavoredOverload
-public func flatMapRequest<T, R>(_ request: @escaping (T) throws -> Observable<R>, file: StaticString = #fileID, line: UInt = #line) -> (T) -> Observable<Result<R, Error>> {
+public func flatMapRequest<T, R>(
+    _ request: @escaping (T) throws -> Observable<R>, file: StaticString = #fileID, line: UInt = #line
+) -> (T) -> Observable<Result<R, Error>> {
     let onResult: (Result<T, Error>) -> Observable<Result<R, Error>> = flatMapRequest(request, file: file, line: line)
     return { value in onResult(.success(value)) }
 }
@@ -114,21 +119,26 @@ extension Result: RxResultConvertible where Failure == Error {
 
 extension ObservableType where Element: RxResultConvertible {
     /// `map(mapValue(transform))`.
-    public func mapValue<K>(_ transform: @escaping (Element.Success) throws -> K, file: StaticString = #fileID, line: UInt = #line) -> Observable<Result<K, Error>> {
+    public func mapValue<K>(
+        _ transform: @escaping (Element.Success) throws -> K, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Result<K, Error>> {
         map({ $0.asResult.mapValue(transform) }, file: file, line: line)
     }
 
     /// Only the success values.
     public func filterValue(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Success> {
-        ResultPartition(source: asObservable().map { $0.asResult }, pick: { try? $0.get() }, callSite: CallSite(file, line))
+        ResultPartition(
+            source: asObservable().map { $0.asResult }, pick: { try? $0.get() }, callSite: CallSite(file, line))
     }
 
     /// Only the failures.
     public func filterError(file: StaticString = #fileID, line: UInt = #line) -> Observable<Error> {
-        ResultPartition(source: asObservable().map { $0.asResult }, pick: { result in
-            if case .failure(let error) = result { return error }
-            return nil
-        }, callSite: CallSite(file, line))
+        ResultPartition(
+            source: asObservable().map { $0.asResult },
+            pick: { result in
+                if case .failure(let error) = result { return error }
+                return nil
+            }, callSite: CallSite(file, line))
     }
 }
 
@@ -161,14 +171,19 @@ final class ResultPartition<Success, Picked>: Producer<Picked> {
     private let source: Observable<Result<Success, Error>>
     private let pick: (Result<Success, Error>) -> Picked?
 
-    init(source: Observable<Result<Success, Error>>, pick: @escaping (Result<Success, Error>) -> Picked?, callSite: CallSite?) {
+    init(
+        source: Observable<Result<Success, Error>>, pick: @escaping (Result<Success, Error>) -> Picked?,
+        callSite: CallSite?
+    ) {
         self.source = source
         self.pick = pick
         super.init(counter: ResourceCounter.named("ResultPartition"), callSite: callSite)
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Picked {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Picked {
         let sink = ResultPartitionSink<Success, Observer>(pick: pick, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

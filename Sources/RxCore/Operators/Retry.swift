@@ -26,17 +26,30 @@ extension ObservableType {
     ///     }
     /// })
     /// ```
-    public func retry<TriggerObservable: ObservableType, Error: Swift.Error>(when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        RetryWhen(source: asObservable(), notificationHandler: { notificationHandler($0).asObservable().map { _ in () } }, callSite: CallSite(file, line))
+    public func retry<TriggerObservable: ObservableType, Error: Swift.Error>(
+        when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Observable<Element> {
+        RetryWhen(
+            source: asObservable(), notificationHandler: { notificationHandler($0).asObservable().map { _ in () } },
+            callSite: CallSite(file, line))
     }
 
     /// `retry(when:)` for any error type.
-    public func retry<TriggerObservable: ObservableType>(when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        RetryWhen<Element, Swift.Error>(source: asObservable(), notificationHandler: { notificationHandler($0).asObservable().map { _ in () } }, callSite: CallSite(file, line))
+    public func retry<TriggerObservable: ObservableType>(
+        when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        RetryWhen<Element, Swift.Error>(
+            source: asObservable(), notificationHandler: { notificationHandler($0).asObservable().map { _ in () } },
+            callSite: CallSite(file, line))
     }
 
     @available(*, deprecated, renamed: "retry(when:)")
-    public func retryWhen<TriggerObservable: ObservableType, Error: Swift.Error>(_ notificationHandler: @escaping (Observable<Error>) -> TriggerObservable, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func retryWhen<TriggerObservable: ObservableType, Error: Swift.Error>(
+        _ notificationHandler: @escaping (Observable<Error>) -> TriggerObservable, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Observable<Element> {
         retry(when: notificationHandler, file: file, line: line)
     }
 }
@@ -133,7 +146,9 @@ final class Retry<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = RetrySink(source: source, maxAttemptCount: maxAttemptCount, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -150,7 +165,7 @@ final class RetryWhenTriggerObserver<Observer: ObserverType, Error: Swift.Error>
     init(parent: RetryWhenSink<Observer, Error>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("RetryWhenTriggerObserver"))
-        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
+        traceEdge(traceID, traceNodeID(of: parent), .forward) // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Void>) {
@@ -235,7 +250,9 @@ final class RetryWhen<Element, Error: Swift.Error>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = RetryWhenSink<Observer, Error>(source: source, observer: observer, cancel: cancel)
         let subscription = sink.run(notificationHandler)
         return (sink: sink, subscription: subscription)

@@ -4,8 +4,12 @@ extension ObservableType {
     /// On each element (or completion) of `sampler`, emits the latest element of the source
     /// if a new one arrived since the previous sample, else `defaultValue` if given. The result
     /// completes when the source has completed and the sampler ticks (or completes) after it.
-    public func sample<Source: ObservableType>(_ sampler: Source, defaultValue: Element? = nil, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        Sample(source: asObservable(), sampler: sampler.asObservable(), defaultValue: defaultValue, callSite: CallSite(file, line))
+    public func sample<Source: ObservableType>(
+        _ sampler: Source, defaultValue: Element? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        Sample(
+            source: asObservable(), sampler: sampler.asObservable(), defaultValue: defaultValue,
+            callSite: CallSite(file, line))
     }
 }
 
@@ -97,7 +101,9 @@ final class Sample<Element, SampleType>: Producer<Element> {
         traceSource(sampler)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SampleSink<SampleType, Observer>(defaultValue: defaultValue, observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, sampler: sampler)
         return (sink: sink, subscription: subscription)

@@ -4,19 +4,32 @@ extension ObservableType {
     /// ```swift
     /// Observable.of(1, 2, 3).scan(0) { $0 + $1 }   // 1, 3, 6
     /// ```
-    public func scan<A>(_ seed: A, accumulator: @escaping (A, Element) throws -> A, file: StaticString = #fileID, line: UInt = #line) -> Observable<A> {
-        Scan(source: asObservable(), seed: seed, accumulator: { accumulated, element in accumulated = try accumulator(accumulated, element) }, callSite: CallSite(file, line))
+    public func scan<A>(
+        _ seed: A, accumulator: @escaping (A, Element) throws -> A, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<A> {
+        Scan(
+            source: asObservable(), seed: seed,
+            accumulator: { accumulated, element in accumulated = try accumulator(accumulated, element) },
+            callSite: CallSite(file, line))
     }
 
     /// Like `scan(_:accumulator:)`, with an accumulator that mutates the value in place.
-    public func scan<A>(into seed: A, accumulator: @escaping (inout A, Element) throws -> Void, file: StaticString = #fileID, line: UInt = #line) -> Observable<A> {
+    public func scan<A>(
+        into seed: A, accumulator: @escaping (inout A, Element) throws -> Void, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Observable<A> {
         Scan(source: asObservable(), seed: seed, accumulator: accumulator, callSite: CallSite(file, line))
     }
 
     /// Folds every element into `seed`, then emits `mapResult` of the total when the source
     /// completes.
-    public func reduce<A, Result>(_ seed: A, accumulator: @escaping (A, Element) throws -> A, mapResult: @escaping (A) throws -> Result, file: StaticString = #fileID, line: UInt = #line) -> Observable<Result> {
-        Reduce(source: asObservable(), seed: seed, accumulator: accumulator, mapResult: mapResult, callSite: CallSite(file, line))
+    public func reduce<A, Result>(
+        _ seed: A, accumulator: @escaping (A, Element) throws -> A, mapResult: @escaping (A) throws -> Result,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Result> {
+        Reduce(
+            source: asObservable(), seed: seed, accumulator: accumulator, mapResult: mapResult,
+            callSite: CallSite(file, line))
     }
 
     /// Folds every element into `seed` and emits the total when the source completes.
@@ -24,8 +37,12 @@ extension ObservableType {
     /// ```swift
     /// Observable.of(1, 2, 3).reduce(0, accumulator: +)   // 6
     /// ```
-    public func reduce<A>(_ seed: A, accumulator: @escaping (A, Element) throws -> A, file: StaticString = #fileID, line: UInt = #line) -> Observable<A> {
-        Reduce(source: asObservable(), seed: seed, accumulator: accumulator, mapResult: { $0 }, callSite: CallSite(file, line))
+    public func reduce<A>(
+        _ seed: A, accumulator: @escaping (A, Element) throws -> A, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<A> {
+        Reduce(
+            source: asObservable(), seed: seed, accumulator: accumulator, mapResult: { $0 },
+            callSite: CallSite(file, line))
     }
 
     /// All elements as one array, emitted when the source completes: a `Single`, as in RxSwift 6.
@@ -44,7 +61,10 @@ final class ScanSink<SourceType, Observer: ObserverType>: Sink<Observer>, Observ
     // Only touched from `on`/`onNext`, which the grammar serializes.
     @exclusivity(unchecked) private var accumulate: Accumulate
 
-    init(seed: Accumulate, accumulator: @escaping (inout Accumulate, SourceType) throws -> Void, observer: Observer, cancel: Cancelable) {
+    init(
+        seed: Accumulate, accumulator: @escaping (inout Accumulate, SourceType) throws -> Void, observer: Observer,
+        cancel: Cancelable
+    ) {
         self.accumulate = seed
         self.accumulator = accumulator
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.scanSink)
@@ -94,7 +114,9 @@ final class Scan<Element, Accumulate>: Producer<Accumulate> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Accumulate {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Accumulate {
         let sink = ScanSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -155,7 +177,11 @@ final class Reduce<SourceType, AccumulateType, ResultType>: Producer<ResultType>
     fileprivate let accumulator: (AccumulateType, SourceType) throws -> AccumulateType
     fileprivate let mapResult: (AccumulateType) throws -> ResultType
 
-    init(source: Observable<SourceType>, seed: AccumulateType, accumulator: @escaping (AccumulateType, SourceType) throws -> AccumulateType, mapResult: @escaping (AccumulateType) throws -> ResultType, callSite: CallSite?) {
+    init(
+        source: Observable<SourceType>, seed: AccumulateType,
+        accumulator: @escaping (AccumulateType, SourceType) throws -> AccumulateType,
+        mapResult: @escaping (AccumulateType) throws -> ResultType, callSite: CallSite?
+    ) {
         self.source = source
         self.seed = seed
         self.accumulator = accumulator
@@ -164,7 +190,9 @@ final class Reduce<SourceType, AccumulateType, ResultType>: Producer<ResultType>
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
         let sink = ReduceSink(parent: self, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -173,7 +201,8 @@ final class Reduce<SourceType, AccumulateType, ResultType>: Producer<ResultType>
 
 // MARK: - toArray
 
-final class ToArraySink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == [SourceType] {
+final class ToArraySink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType
+where Observer.Element == [SourceType] {
     typealias Element = SourceType
 
     @exclusivity(unchecked) private var elements: [SourceType] = []
@@ -210,7 +239,9 @@ final class ToArray<SourceType>: Producer<[SourceType]> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == [SourceType] {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == [SourceType] {
         let sink = ToArraySink<SourceType, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -12,23 +12,31 @@ extension ObservableType {
     }
 
     /// Drops elements while `predicate` holds; from the first that fails it, passes everything.
-    public func skip(while predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func skip(
+        while predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         SkipWhile(source: asObservable(), predicate: predicate, callSite: CallSite(file, line))
     }
 
     /// Drops elements until `other` emits an element. If `other` completes first, nothing is
     /// ever passed (not even `completed`); an error of `other` ends the result.
-    public func skip<Source: ObservableType>(until other: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func skip<Source: ObservableType>(
+        until other: Source, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         SkipUntil(source: asObservable(), other: other.asObservable(), callSite: CallSite(file, line))
     }
 
     @available(*, deprecated, renamed: "skip(while:)")
-    public func skipWhile(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func skipWhile(
+        _ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         skip(while: predicate, file: file, line: line)
     }
 
     @available(*, deprecated, renamed: "skip(until:)")
-    public func skipUntil<Source: ObservableType>(_ other: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func skipUntil<Source: ObservableType>(
+        _ other: Source, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         skip(until: other, file: file, line: line)
     }
 }
@@ -75,7 +83,9 @@ final class SkipCount<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SkipCountSink(count: count, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -129,7 +139,9 @@ final class SkipWhile<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SkipWhileSink(predicate: predicate, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -218,7 +230,9 @@ final class SkipUntil<Element, Other>: Producer<Element> {
         traceSource(other)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SkipUntilSink<Other, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, other: other)
         return (sink: sink, subscription: subscription)

@@ -4,7 +4,9 @@ extension ObservableType {
     /// ```swift
     /// Observable.of(3, 4).startWith(1, 2)   // 1, 2, 3, 4
     /// ```
-    public func startWith(_ elements: Element..., file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func startWith(
+        _ elements: Element..., file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         StartWith(source: asObservable(), elements: elements, callSite: CallSite(file, line))
     }
 }
@@ -47,7 +49,9 @@ final class StartWith<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = StartWithSink(observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, elements: elements)
         return (sink: sink, subscription: subscription)

@@ -5,12 +5,16 @@ extension ObservableType {
     /// ```swift
     /// Observable.create(readFile).subscribe(on: ConcurrentDispatchQueueScheduler(qos: .utility))
     /// ```
-    public func subscribe(on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func subscribe(
+        on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         SubscribeOn(source: asObservable(), scheduler: scheduler, callSite: CallSite(file, line))
     }
 
     @available(*, deprecated, renamed: "subscribe(on:)")
-    public func subscribeOn(_ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func subscribeOn(
+        _ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         subscribe(on: scheduler, file: file, line: line)
     }
 }
@@ -35,11 +39,12 @@ final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, ObserverTyp
         let disposeEverything = SerialDisposable()
         let cancelSchedule = SingleAssignmentDisposable()
         disposeEverything.disposable = cancelSchedule
-        cancelSchedule.setDisposable(scheduler.schedule(()) { _ in
-            let subscription = source.subscribe(self)
-            disposeEverything.disposable = ScheduledDisposable(scheduler: scheduler, disposable: subscription)
-            return Disposables.create()
-        })
+        cancelSchedule.setDisposable(
+            scheduler.schedule(()) { _ in
+                let subscription = source.subscribe(self)
+                disposeEverything.disposable = ScheduledDisposable(scheduler: scheduler, disposable: subscription)
+                return Disposables.create()
+            })
         return disposeEverything
     }
 }
@@ -55,7 +60,9 @@ final class SubscribeOn<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SubscribeOnSink(observer: observer, cancel: cancel)
         let subscription = sink.run(source, scheduler: scheduler)
         return (sink: sink, subscription: subscription)

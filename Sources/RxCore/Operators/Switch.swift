@@ -8,15 +8,21 @@ extension ObservableType {
     /// ```swift
     /// searchText.flatMapLatest { query in api.search(query) }   // stale searches are cancelled
     /// ```
-    public func flatMapLatest<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Source.Element> {
-        FlatMapLatest(source: asObservable(), selector: selector, callSite: CallSite(file, line), counter: ResourceCounter.flatMapLatest)
+    public func flatMapLatest<Source: ObservableConvertibleType>(
+        _ selector: @escaping (Element) throws -> Source, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Source.Element> {
+        FlatMapLatest(
+            source: asObservable(), selector: selector, callSite: CallSite(file, line),
+            counter: ResourceCounter.flatMapLatest)
     }
 }
 
 extension ObservableType where Element: ObservableConvertibleType {
     /// Mirrors the most recent inner observable, disposing the previous one.
     public func switchLatest(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
-        FlatMapLatest(source: asObservable(), selector: { $0 }, callSite: CallSite(file, line), counter: ResourceCounter.switchLatest)
+        FlatMapLatest(
+            source: asObservable(), selector: { $0 }, callSite: CallSite(file, line),
+            counter: ResourceCounter.switchLatest)
     }
 }
 
@@ -118,7 +124,9 @@ struct SwitchStateMachine {
 /// released. A recursive `gate` is held around each transition and its action so that
 /// downstream receives one event at a time, even when an inner source is fed from inside a
 /// downstream subscriber.
-final class SwitchSink<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Source.Element {
+final class SwitchSink<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>,
+    ObserverType
+where Observer.Element == Source.Element {
     typealias Element = SourceElement
 
     private let selector: (SourceElement) throws -> Source
@@ -199,7 +207,10 @@ final class SwitchSink<SourceElement, Source: ObservableConvertibleType, Observe
 }
 
 /// Subscribed to one inner source of a `SwitchSink`, tagged with its number.
-final class SwitchInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: ObserverBase<Source.Element> where Observer.Element == Source.Element {
+final class SwitchInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: ObserverBase<
+    Source.Element
+>
+where Observer.Element == Source.Element {
     private let parent: SwitchSink<SourceElement, Source, Observer>
     private let id: UInt64
     /// This inner's subscription; released as soon as the inner ends.
@@ -226,14 +237,19 @@ final class FlatMapLatest<SourceElement, Source: ObservableConvertibleType>: Pro
     private let source: Observable<SourceElement>
     private let selector: (SourceElement) throws -> Source
 
-    init(source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Source, callSite: CallSite?, counter: ResourceCounter) {
+    init(
+        source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Source, callSite: CallSite?,
+        counter: ResourceCounter
+    ) {
         self.source = source
         self.selector = selector
         super.init(counter: counter, callSite: callSite)
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
         let sink = SwitchSink(selector: selector, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

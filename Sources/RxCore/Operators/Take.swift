@@ -23,20 +23,31 @@ extension ObservableType {
 
     /// The elements until `other` emits an element; then `completed`. An error of `other` ends
     /// the result with that error; `other` completing changes nothing.
-    public func take<Source: ObservableType>(until other: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func take<Source: ObservableType>(
+        until other: Source, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         TakeUntil(source: asObservable(), other: other.asObservable(), callSite: CallSite(file, line))
     }
 
     /// The elements until `predicate` is true for one; then `completed`. With `.inclusive` that
     /// element is emitted before `completed`.
-    public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        TakeUntilPredicate(source: asObservable(), behavior: behavior, predicate: predicate, callSite: CallSite(file, line))
+    public func take(
+        until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        TakeUntilPredicate(
+            source: asObservable(), behavior: behavior, predicate: predicate, callSite: CallSite(file, line))
     }
 
     /// The elements while `predicate` holds; then `completed`. With `.inclusive` the first
     /// element failing the predicate is emitted before `completed`.
-    public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        TakeUntilPredicate(source: asObservable(), behavior: behavior, predicate: { try !predicate($0) }, callSite: CallSite(file, line))
+    public func take(
+        while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        TakeUntilPredicate(
+            source: asObservable(), behavior: behavior, predicate: { try !predicate($0) },
+            callSite: CallSite(file, line))
     }
 
     /// The last `count` elements, emitted when the source completes.
@@ -46,17 +57,24 @@ extension ObservableType {
     }
 
     @available(*, deprecated, renamed: "take(until:)")
-    public func takeUntil<Source: ObservableType>(_ other: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func takeUntil<Source: ObservableType>(
+        _ other: Source, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         take(until: other, file: file, line: line)
     }
 
     @available(*, deprecated, renamed: "take(until:behavior:)")
-    public func takeUntil(_ behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func takeUntil(
+        _ behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Observable<Element> {
         take(until: predicate, behavior: behavior, file: file, line: line)
     }
 
     @available(*, deprecated, renamed: "take(while:)")
-    public func takeWhile(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func takeWhile(
+        _ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         take(while: predicate, file: file, line: line)
     }
 }
@@ -105,7 +123,9 @@ final class TakeCount<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeCountSink(count: count, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -192,7 +212,9 @@ final class TakeUntil<Element, Other>: Producer<Element> {
         traceSource(other)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeUntilSink<Other, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, other: other)
         return (sink: sink, subscription: subscription)
@@ -208,7 +230,8 @@ final class TakeUntilPredicateSink<Observer: ObserverType>: Sink<Observer>, Obse
     private let behavior: TakeBehavior
     private var running = true
 
-    init(predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior, observer: Observer, cancel: Cancelable) {
+    init(predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior, observer: Observer, cancel: Cancelable)
+    {
         self.predicate = predicate
         self.behavior = behavior
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.takeUntilPredicateSink)
@@ -247,7 +270,10 @@ final class TakeUntilPredicate<Element>: Producer<Element> {
     private let behavior: TakeBehavior
     private let predicate: (Element) throws -> Bool
 
-    init(source: Observable<Element>, behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool, callSite: CallSite?) {
+    init(
+        source: Observable<Element>, behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool,
+        callSite: CallSite?
+    ) {
         self.source = source
         self.behavior = behavior
         self.predicate = predicate
@@ -255,7 +281,9 @@ final class TakeUntilPredicate<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeUntilPredicateSink(predicate: predicate, behavior: behavior, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -315,7 +343,9 @@ final class TakeLast<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeLastSink(count: count, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -8,8 +8,13 @@ extension ObservableType {
     /// ```swift
     /// button.rx.tap.throttle(.milliseconds(500), scheduler: MainScheduler.instance)
     /// ```
-    public func throttle(_ dueTime: RxTimeInterval, latest: Bool = true, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        Throttle(source: asObservable(), dueTime: dueTime, latest: latest, scheduler: scheduler, callSite: CallSite(file, line))
+    public func throttle(
+        _ dueTime: RxTimeInterval, latest: Bool = true, scheduler: SchedulerType, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Observable<Element> {
+        Throttle(
+            source: asObservable(), dueTime: dueTime, latest: latest, scheduler: scheduler,
+            callSite: CallSite(file, line))
     }
 }
 
@@ -203,7 +208,10 @@ final class Throttle<Element>: Producer<Element> {
     private let latest: Bool
     private let scheduler: SchedulerType
 
-    init(source: Observable<Element>, dueTime: RxTimeInterval, latest: Bool, scheduler: SchedulerType, callSite: CallSite?) {
+    init(
+        source: Observable<Element>, dueTime: RxTimeInterval, latest: Bool, scheduler: SchedulerType,
+        callSite: CallSite?
+    ) {
         self.source = source
         self.dueTime = dueTime
         self.latest = latest
@@ -212,8 +220,11 @@ final class Throttle<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = ThrottleSink(dueTime: dueTime, latest: latest, scheduler: scheduler, observer: observer, cancel: cancel)
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = ThrottleSink(
+            dueTime: dueTime, latest: latest, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
     }

@@ -7,13 +7,22 @@ extension ObservableType {
     /// ```swift
     /// request.timeout(.seconds(5), scheduler: MainScheduler.instance)
     /// ```
-    public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        Timeout(source: asObservable(), dueTime: dueTime, other: Observable.error(RxError.timeout), scheduler: scheduler, callSite: CallSite(file, line))
+    public func timeout(
+        _ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        Timeout(
+            source: asObservable(), dueTime: dueTime, other: Observable.error(RxError.timeout), scheduler: scheduler,
+            callSite: CallSite(file, line))
     }
 
     /// Switches to `other` when `dueTime` passes on `scheduler` with no element.
-    public func timeout<Source: ObservableConvertibleType>(_ dueTime: RxTimeInterval, other: Source, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> where Element == Source.Element {
-        Timeout(source: asObservable(), dueTime: dueTime, other: other.asObservable(), scheduler: scheduler, callSite: CallSite(file, line))
+    public func timeout<Source: ObservableConvertibleType>(
+        _ dueTime: RxTimeInterval, other: Source, scheduler: SchedulerType, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Observable<Element> where Element == Source.Element {
+        Timeout(
+            source: asObservable(), dueTime: dueTime, other: other.asObservable(), scheduler: scheduler,
+            callSite: CallSite(file, line))
     }
 }
 
@@ -24,7 +33,7 @@ final class TimeoutOtherObserver<Observer: ObserverType>: ObserverBase<Observer.
     init(parent: TimeoutSink<Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.named("TimeoutOtherObserver"))
-        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
+        traceEdge(traceID, traceNodeID(of: parent), .forward) // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Observer.Element>) {
@@ -82,17 +91,18 @@ final class TimeoutSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         lock.lock()
         let myID = id
         lock.unlock()
-        nextTimer.setDisposable(parent.scheduler.scheduleRelative(myID, dueTime: parent.dueTime) { [weak self] state in
-            guard let self else { return Disposables.create() }
-            self.lock.lock()
-            let timerWins = !self.switched && self.id == state
-            if timerWins { self.switched = true }
-            self.lock.unlock()
-            if timerWins {
-                self.subscription.disposable = self.parent.other.subscribe(TimeoutOtherObserver(parent: self))
-            }
-            return Disposables.create()
-        })
+        nextTimer.setDisposable(
+            parent.scheduler.scheduleRelative(myID, dueTime: parent.dueTime) { [weak self] state in
+                guard let self else { return Disposables.create() }
+                self.lock.lock()
+                let timerWins = !self.switched && self.id == state
+                if timerWins { self.switched = true }
+                self.lock.unlock()
+                if timerWins {
+                    self.subscription.disposable = self.parent.other.subscribe(TimeoutOtherObserver(parent: self))
+                }
+                return Disposables.create()
+            })
     }
 }
 
@@ -102,7 +112,10 @@ final class Timeout<Element>: Producer<Element> {
     fileprivate let other: Observable<Element>
     fileprivate let scheduler: SchedulerType
 
-    init(source: Observable<Element>, dueTime: RxTimeInterval, other: Observable<Element>, scheduler: SchedulerType, callSite: CallSite?) {
+    init(
+        source: Observable<Element>, dueTime: RxTimeInterval, other: Observable<Element>, scheduler: SchedulerType,
+        callSite: CallSite?
+    ) {
         self.source = source
         self.dueTime = dueTime
         self.other = other
@@ -111,7 +124,9 @@ final class Timeout<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TimeoutSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

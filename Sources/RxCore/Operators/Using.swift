@@ -6,7 +6,11 @@ extension ObservableType {
     /// ```swift
     /// Observable.using({ Connection() }, observableFactory: { $0.rows })
     /// ```
-    public static func using<Resource: Disposable>(_ resourceFactory: @escaping () throws -> Resource, observableFactory: @escaping (Resource) throws -> Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public static func using<Resource: Disposable>(
+        _ resourceFactory: @escaping () throws -> Resource,
+        observableFactory: @escaping (Resource) throws -> Observable<Element>, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Observable<Element> {
         Using(resourceFactory: resourceFactory, observableFactory: observableFactory, callSite: CallSite(file, line))
     }
 }
@@ -45,13 +49,18 @@ final class Using<Element, Resource: Disposable>: Producer<Element> {
     let resourceFactory: () throws -> Resource
     let observableFactory: (Resource) throws -> Observable<Element>
 
-    init(resourceFactory: @escaping () throws -> Resource, observableFactory: @escaping (Resource) throws -> Observable<Element>, callSite: CallSite?) {
+    init(
+        resourceFactory: @escaping () throws -> Resource,
+        observableFactory: @escaping (Resource) throws -> Observable<Element>, callSite: CallSite?
+    ) {
         self.resourceFactory = resourceFactory
         self.observableFactory = observableFactory
         super.init(counter: ResourceCounter.named("Using"), callSite: callSite)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = UsingSink<Resource, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.run(self)
         return (sink: sink, subscription: subscription)

@@ -3,8 +3,13 @@ import Foundation
 extension ObservableType {
     /// On each element of this observable, combines it with the latest element of `second`
     /// using `resultSelector`. Elements that arrive before `second` has emitted are dropped.
-    public func withLatestFrom<Source: ObservableConvertibleType, ResultType>(_ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> ResultType, file: StaticString = #fileID, line: UInt = #line) -> Observable<ResultType> {
-        WithLatestFrom(first: asObservable(), second: second.asObservable(), resultSelector: resultSelector, callSite: CallSite(file, line))
+    public func withLatestFrom<Source: ObservableConvertibleType, ResultType>(
+        _ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> ResultType,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<ResultType> {
+        WithLatestFrom(
+            first: asObservable(), second: second.asObservable(), resultSelector: resultSelector,
+            callSite: CallSite(file, line))
     }
 
     /// On each element of this observable, emits the latest element of `second`.
@@ -12,8 +17,12 @@ extension ObservableType {
     /// ```swift
     /// button.rx.tap.withLatestFrom(textField.rx.text)
     /// ```
-    public func withLatestFrom<Source: ObservableConvertibleType>(_ second: Source, file: StaticString = #fileID, line: UInt = #line) -> Observable<Source.Element> {
-        WithLatestFrom(first: asObservable(), second: second.asObservable(), resultSelector: { $1 }, callSite: CallSite(file, line))
+    public func withLatestFrom<Source: ObservableConvertibleType>(
+        _ second: Source, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Source.Element> {
+        WithLatestFrom(
+            first: asObservable(), second: second.asObservable(), resultSelector: { $1 }, callSite: CallSite(file, line)
+        )
     }
 }
 
@@ -102,7 +111,10 @@ final class WithLatestFrom<FirstType, SecondType, ResultType>: Producer<ResultTy
     private let second: Observable<SecondType>
     private let resultSelector: (FirstType, SecondType) throws -> ResultType
 
-    init(first: Observable<FirstType>, second: Observable<SecondType>, resultSelector: @escaping (FirstType, SecondType) throws -> ResultType, callSite: CallSite?) {
+    init(
+        first: Observable<FirstType>, second: Observable<SecondType>,
+        resultSelector: @escaping (FirstType, SecondType) throws -> ResultType, callSite: CallSite?
+    ) {
         self.first = first
         self.second = second
         self.resultSelector = resultSelector
@@ -111,7 +123,9 @@ final class WithLatestFrom<FirstType, SecondType, ResultType>: Producer<ResultTy
         traceSource(second)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
         let sink = WithLatestFromSink(resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = sink.run(first: first, second: second)
         return (sink: sink, subscription: subscription)

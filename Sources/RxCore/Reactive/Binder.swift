@@ -13,7 +13,10 @@ public struct Binder<Value>: ObserverType {
 
     /// A binder that calls `binding(target, value)` on `scheduler` for each element, while
     /// `target` is alive.
-    public init<Target: AnyObject>(_ target: Target, scheduler: ImmediateSchedulerType = MainScheduler.instance, binding: @escaping (Target, Value) -> Void) {
+    public init<Target: AnyObject>(
+        _ target: Target, scheduler: ImmediateSchedulerType = MainScheduler.instance,
+        binding: @escaping (Target, Value) -> Void
+    ) {
         weak let weakTarget = target
         self.binding = { event in
             switch event {

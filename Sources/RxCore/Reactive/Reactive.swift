@@ -21,7 +21,8 @@ public struct Reactive<Base> {
     }
 
     /// A `Binder` that sets the property at `keyPath` of a class base, on the main scheduler.
-    public subscript<Property>(dynamicMember keyPath: ReferenceWritableKeyPath<Base, Property>) -> Binder<Property> where Base: AnyObject {
+    public subscript<Property>(dynamicMember keyPath: ReferenceWritableKeyPath<Base, Property>) -> Binder<Property>
+    where Base: AnyObject {
         Binder(base) { base, value in base[keyPath: keyPath] = value }
     }
 }

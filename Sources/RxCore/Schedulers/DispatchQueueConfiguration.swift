@@ -29,7 +29,9 @@ struct DispatchQueueConfiguration {
         return cancel
     }
 
-    func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+    func scheduleRelative<StateType>(
+        _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
+    ) -> Disposable {
         if case .never = dueTime { return Disposables.create() }
         let cancel = SingleAssignmentDisposable()
         let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -49,7 +51,10 @@ struct DispatchQueueConfiguration {
         }
     }
 
-    func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+    func schedulePeriodic<StateType>(
+        _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
+        action: @escaping (StateType) -> StateType
+    ) -> Disposable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: DispatchTime.now() + startAfter, repeating: period, leeway: leeway)
         let cancelTimer = DispatchTimerReference(timer)

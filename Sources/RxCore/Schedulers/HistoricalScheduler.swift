@@ -22,8 +22,12 @@ public struct HistoricalSchedulerTimeConverter: VirtualTimeConverterType {
 
     public func convertFromVirtualTime(_ virtualTime: RxTime) -> RxTime { virtualTime }
     public func convertToVirtualTime(_ time: RxTime) -> RxTime { time }
-    public func convertFromVirtualTimeInterval(_ virtualTimeInterval: TimeInterval) -> TimeInterval { virtualTimeInterval }
-    public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> TimeInterval { rxSchedulerSeconds(timeInterval) }
+    public func convertFromVirtualTimeInterval(_ virtualTimeInterval: TimeInterval) -> TimeInterval {
+        virtualTimeInterval
+    }
+    public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> TimeInterval {
+        rxSchedulerSeconds(timeInterval)
+    }
     public func offsetVirtualTime(_ time: RxTime, offset: TimeInterval) -> RxTime { time.addingTimeInterval(offset) }
 
     public func compareVirtualTime(_ lhs: RxTime, _ rhs: RxTime) -> VirtualTimeComparison {

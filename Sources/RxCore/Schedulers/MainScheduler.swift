@@ -61,10 +61,15 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
 
     /// RxSwift spelling of `ensureRunningOnMainThread`.
     public static func ensureExecutingOnScheduler(errorMessage: String? = nil) {
-        ensureRunningOnMainThread(errorMessage: errorMessage ?? "Executing on background thread. Please use `MainScheduler.instance.schedule` to schedule work on main thread.")
+        ensureRunningOnMainThread(
+            errorMessage: errorMessage
+                ?? "Executing on background thread. Please use `MainScheduler.instance.schedule` to schedule work on main thread."
+        )
     }
 
-    override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    override func scheduleInternal<StateType>(
+        _ state: StateType, action: @escaping (StateType) -> Disposable
+    ) -> Disposable {
         let previous = numberEnqueued.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
         if previous == 0 && Self.isOnMainQueue {
             let disposable = action(state)

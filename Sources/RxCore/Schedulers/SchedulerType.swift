@@ -19,15 +19,23 @@ public protocol SchedulerType: ImmediateSchedulerType {
     var now: RxTime { get }
 
     /// Schedules `action` to run after `dueTime`.
-    func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable
+    func scheduleRelative<StateType>(
+        _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
+    ) -> Disposable
 
     /// Runs `action` after `startAfter`, then every `period`, threading state through.
-    func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable
+    func schedulePeriodic<StateType>(
+        _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
+        action: @escaping (StateType) -> StateType
+    ) -> Disposable
 }
 
 extension SchedulerType {
     /// Periodic scheduling built from recursive relative scheduling.
-    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+    public func schedulePeriodic<StateType>(
+        _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
+        action: @escaping (StateType) -> StateType
+    ) -> Disposable {
         let serial = SerialDisposable()
         let box = StateBox(state)
         func tick(after delay: RxTimeInterval) {
@@ -50,7 +58,9 @@ final class StateBox<Value> {
 
 extension ImmediateSchedulerType {
     /// Schedules `action` that may schedule itself again through `recurse`.
-    public func scheduleRecursive<State>(_ state: State, action: @escaping (_ state: State, _ recurse: (State) -> Void) -> Void) -> Disposable {
+    public func scheduleRecursive<State>(
+        _ state: State, action: @escaping (_ state: State, _ recurse: (State) -> Void) -> Void
+    ) -> Disposable {
         let recursive = RecursiveImmediateScheduler(action: action, scheduler: self)
         recursive.schedule(state)
         return Disposables.create(with: recursive.dispose)
@@ -59,7 +69,10 @@ extension ImmediateSchedulerType {
 
 extension SchedulerType {
     /// Schedules `action` after `dueTime`; it may schedule itself again through `recurse`.
-    public func scheduleRecursive<State>(_ state: State, dueTime: RxTimeInterval, action: @escaping (_ state: State, _ recurse: (State, RxTimeInterval) -> Void) -> Void) -> Disposable {
+    public func scheduleRecursive<State>(
+        _ state: State, dueTime: RxTimeInterval,
+        action: @escaping (_ state: State, _ recurse: (State, RxTimeInterval) -> Void) -> Void
+    ) -> Disposable {
         let composite = CompositeDisposable()
         let lock = NSRecursiveLock()
         func go(_ state: State, _ delay: RxTimeInterval) {
@@ -67,13 +80,14 @@ extension SchedulerType {
             let once = SingleAssignmentDisposable()
             key = composite.insert(once)
             guard key != nil else { return }
-            once.setDisposable(scheduleRelative(state, dueTime: delay) { state in
-                lock.lock()
-                if let key { composite.remove(for: key) }
-                lock.unlock()
-                action(state) { go($0, $1) }
-                return Disposables.create()
-            })
+            once.setDisposable(
+                scheduleRelative(state, dueTime: delay) { state in
+                    lock.lock()
+                    if let key { composite.remove(for: key) }
+                    lock.unlock()
+                    action(state) { go($0, $1) }
+                    return Disposables.create()
+                })
         }
         go(state, dueTime)
         return composite

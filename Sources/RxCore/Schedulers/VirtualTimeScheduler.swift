@@ -52,18 +52,24 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         scheduleRelative(state, dueTime: .microseconds(0), action: action)
     }
 
-    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func scheduleRelative<StateType>(
+        _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
+    ) -> Disposable {
         let time = converter.offsetVirtualTime(clock, offset: converter.convertToVirtualTimeInterval(dueTime))
         return scheduleAbsoluteVirtual(state, time: time, action: action)
     }
 
     /// Schedules `action` `dueTime` virtual units from now.
-    public func scheduleRelativeVirtual<StateType>(_ state: StateType, dueTime: VirtualTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func scheduleRelativeVirtual<StateType>(
+        _ state: StateType, dueTime: VirtualTimeInterval, action: @escaping (StateType) -> Disposable
+    ) -> Disposable {
         scheduleAbsoluteVirtual(state, time: converter.offsetVirtualTime(clock, offset: dueTime), action: action)
     }
 
     /// Schedules `action` at virtual time `time`. Work at the same time runs in scheduling order.
-    open func scheduleAbsoluteVirtual<StateType>(_ state: StateType, time: VirtualTime, action: @escaping (StateType) -> Disposable) -> Disposable {
+    open func scheduleAbsoluteVirtual<StateType>(
+        _ state: StateType, time: VirtualTime, action: @escaping (StateType) -> Disposable
+    ) -> Disposable {
         let item = VirtualSchedulerItem(action: { action(state) }, time: time, id: nextID)
         nextID += 1
         let index = insertionIndex(for: item)
@@ -115,7 +121,9 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         let saved = traced ? TraceClock.enter(TraceClock.number(clock)) : 0
         defer { if traced { TraceClock.leave(restoring: saved) } }
         repeat {
-            guard let next = peekNext(), converter.compareVirtualTime(next.time, virtualTime) != .greaterThan else { break }
+            guard let next = peekNext(), converter.compareVirtualTime(next.time, virtualTime) != .greaterThan else {
+                break
+            }
             _ = dequeueNext()
             if converter.compareVirtualTime(next.time, clock) == .greaterThan {
                 currentClock = next.time

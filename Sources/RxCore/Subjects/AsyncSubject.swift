@@ -46,7 +46,8 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
         }
     }
 
-    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         traceSubscribe(observer)
         let outcome: AsyncOutcome<Element> = state.withLock { state in
             if let stopped = state.stoppedEvent { return .stopped(stopped, state.lastElement) }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Holds a current value: each new subscriber gets it first, then every later event.
-public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable, SubjectUnsubscribing {
+public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
+    SubjectUnsubscribing
+{
     public typealias SubjectObserverType = BehaviorSubject<Element>
 
     // Recursive: a subscriber's first value is sent while subscribing, and its handler may
@@ -71,7 +73,8 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
         ObserverList.dispatch(event: event, to: handlers)
     }
 
-    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         traceSubscribe(observer)
         lock.lock(); defer { lock.unlock() }
         if disposed {

@@ -2,7 +2,9 @@ import Synchronization
 
 /// Broadcasts each event to the observers subscribed at that moment; late subscribers get only
 /// the terminal event.
-public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, SubjectUnsubscribing {
+public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType,
+    SubjectUnsubscribing
+{
     public typealias SubjectObserverType = PublishSubject<Element>
 
     // Guarded by `lock`. Plain stored properties rather than a `Mutex<State>`: in generic code
@@ -63,7 +65,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         ObserverList.dispatch(event: event, to: handlers)
     }
 
-    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         traceSubscribe(observer)
         // The common case touches no generic value (no `Event`), so it costs no metadata lookup.
         let key: Int? = lock.withLock { _ in
@@ -77,7 +80,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
 
     /// A subscriber that came after the stop event gets it; after `dispose()`, `RxError.disposed`.
     @inline(never)
-    private func subscribeAfterStop<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    private func subscribeAfterStop<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         let stoppedEvent = lock.withLock { _ in self.stoppedEvent }
         if let stoppedEvent {
             observer.on(stoppedEvent)

@@ -12,7 +12,8 @@ public final class PublishRelay<Element>: ObservableType {
     /// Whether anyone is subscribed.
     public var hasObservers: Bool { subject.hasObservers }
 
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         subject.subscribe(observer)
     }
 
@@ -40,7 +41,8 @@ public final class BehaviorRelay<Element>: ObservableType {
     /// Whether anyone is subscribed.
     public var hasObservers: Bool { subject.hasObservers }
 
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         subject.subscribe(observer)
     }
 

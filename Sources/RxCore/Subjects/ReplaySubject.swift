@@ -19,7 +19,9 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
     }
 
     /// Replays the last `bufferSize` elements.
-    public static func create(bufferSize: Int, file: StaticString = #fileID, line: UInt = #line) -> ReplaySubject<Element> {
+    public static func create(
+        bufferSize: Int, file: StaticString = #fileID, line: UInt = #line
+    ) -> ReplaySubject<Element> {
         precondition(bufferSize >= 0, "ReplaySubject: bufferSize can't be negative")
         return ReplaySubject(bufferSize: bufferSize, callSite: CallSite(file, line))
     }
@@ -72,7 +74,8 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
         ObserverList.dispatch(event: event, to: handlers)
     }
 
-    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
         traceSubscribe(observer)
         lock.lock(); defer { lock.unlock() }
         if disposed {

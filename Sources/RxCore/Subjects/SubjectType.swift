@@ -33,7 +33,9 @@ struct ObserverList {
 
     /// Adds `observer`; `traced`, when given, replaces its `on` (the tracing wrapper) and
     /// elements are routed through it too.
-    mutating func insert<Element, Observer: ObserverType>(_ observer: Observer, traced: ((Event<Element>) -> Void)? = nil) -> Int where Observer.Element == Element {
+    mutating func insert<Element, Observer: ObserverType>(
+        _ observer: Observer, traced: ((Event<Element>) -> Void)? = nil
+    ) -> Int where Observer.Element == Element {
         let key = nextKey
         nextKey += 1
         keys.append(key)
@@ -60,7 +62,9 @@ struct ObserverList {
     }
 
     @inline(never)
-    private static func deliver<Element>(_ pointer: UnsafeRawPointer, _ delivery: Delivery, to traced: (Event<Element>) -> Void) {
+    private static func deliver<Element>(
+        _ pointer: UnsafeRawPointer, _ delivery: Delivery, to traced: (Event<Element>) -> Void
+    ) {
         switch delivery {
         case .element: traced(.next(pointer.assumingMemoryBound(to: Element.self).pointee))
         case .event: traced(pointer.assumingMemoryBound(to: Event<Element>.self).pointee)
@@ -168,7 +172,8 @@ extension Observable {
             TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
                 guard Tracing.isOn, Tracing.refresh(local) else { return observer.on(event) }
                 if case .next(let element) = event {
-                    TraceHook.forwardedNext(local, from: subjectID, to: observerID, element: element, recordEvent: !recordsOwn)
+                    TraceHook.forwardedNext(
+                        local, from: subjectID, to: observerID, element: element, recordEvent: !recordsOwn)
                 } else {
                     local.tracer?.forwarded(from: subjectID, to: observerID, event: event, recordEvent: !recordsOwn)
                 }

@@ -93,10 +93,12 @@ public enum TraceAutostart {
     /// is said in one line on stderr).
     @discardableResult
     public static func finish() -> String? {
-        guard let current = running.withLock({ running -> Running? in
-            defer { running = nil }
-            return running
-        }) else { return nil }
+        guard
+            let current = running.withLock({ running -> Running? in
+                defer { running = nil }
+                return running
+            })
+        else { return nil }
         if Tracing.tracer === current.recorder { Tracing.tracer = nil }
         let document = current.recorder.snapshot(meta: ["arguments": CommandLine.arguments.joined(separator: " ")])
         do {

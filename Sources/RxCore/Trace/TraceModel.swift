@@ -1,10 +1,10 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
 
 /// A recorded run: the subscription graph (nodes, edges), the ordered calls of the subscribe
 /// flow (steps), the events, and live resource counts over time.
@@ -153,7 +153,10 @@ public struct TraceEvent: Codable, Equatable, Hashable, Sendable {
     public var virtualTime: Bool
     public var thread: String?
 
-    public init(seq: UInt64, node: UInt64, kind: TraceEventKind, value: String?, time: Double, virtualTime: Bool = false, thread: String? = nil) {
+    public init(
+        seq: UInt64, node: UInt64, kind: TraceEventKind, value: String?, time: Double, virtualTime: Bool = false,
+        thread: String? = nil
+    ) {
         self.seq = seq
         self.node = node
         self.kind = kind
@@ -204,16 +207,19 @@ extension TraceDocument {
     public func write(to url: URL) throws {
         let data = try jsonData()
         let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        let temporary = directory.appendingPathComponent(
+            ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
         try data.write(to: temporary)
         // POSIX rename replaces the target atomically (Foundation's replaceItemAt does not on Linux).
         if rename(temporary.path, url.path) != 0 {
             let code = errno
             try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [
-                NSFilePathErrorKey: url.path,
-                NSLocalizedDescriptionKey: "cannot write \(url.path): \(String(cString: strerror(code)))",
-            ])
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: url.path,
+                    NSLocalizedDescriptionKey: "cannot write \(url.path): \(String(cString: strerror(code)))",
+                ])
         }
     }
 }

@@ -87,7 +87,6 @@ public final class TraceRecorder: RxTracer {
         var anomalies: [TraceAnomalyRecord] = []
     }
 
-
     /// A value (or detail) on its way into a record: the record's part, and the text for
     /// the text table when it does not fit.
     struct Captured {
@@ -170,13 +169,14 @@ public final class TraceRecorder: RxTracer {
         self.idBase = Tracing.newIDBase()
         self.keepSteps = options.keep == .all
         self.keepEvents = options.keep != .graph
-        self.state = Mutex(State(
-            records: RecordRing(
-                steps: options.keep == .all ? options.ringCapacity : 0,
-                events: options.keep != .graph ? options.ringCapacity : 0
-            ),
-            resources: Ring(capacity: options.resourceCapacity)
-        ))
+        self.state = Mutex(
+            State(
+                records: RecordRing(
+                    steps: options.keep == .all ? options.ringCapacity : 0,
+                    events: options.keep != .graph ? options.ringCapacity : 0
+                ),
+                resources: Ring(capacity: options.resourceCapacity)
+            ))
         self.startedAt = Self.monotonicNanoseconds()
         self.startDate = Date()
         state.withLock { state in Self.sample(&state, seq: 0, force: true, interval: 1) }
@@ -259,9 +259,13 @@ public final class TraceRecorder: RxTracer {
 
     public var recordsValues: Bool { keepEvents || keepSteps }
 
-    public func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
+    public func forwarded(
+        from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool
+    ) {
         if !keepSteps && !keepEvents && kind == .next { return }
-        record(TraceLocal.current, .forwarded, .forwardOn, from: sink, to: observer, kind: kind, value: capture(text: value), recordEvent: recordEvent)
+        record(
+            TraceLocal.current, .forwarded, .forwardOn, from: sink, to: observer, kind: kind,
+            value: capture(text: value), recordEvent: recordEvent)
     }
 
     public func forwardedNext<Element>(from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
@@ -270,7 +274,9 @@ public final class TraceRecorder: RxTracer {
 
     public func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
         if !keepSteps && !keepEvents && kind == .next { return }
-        record(TraceLocal.current, .received, call, from: 0, to: node, kind: kind, value: capture(text: value), recordEvent: recordEvent)
+        record(
+            TraceLocal.current, .received, call, from: 0, to: node, kind: kind, value: capture(text: value),
+            recordEvent: recordEvent)
     }
 
     public func receivedNext<Element>(_ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool) {
@@ -279,7 +285,9 @@ public final class TraceRecorder: RxTracer {
 
     public func observed(node: UInt64, kind: TraceEventKind, value: String?) {
         if !keepSteps && !keepEvents && kind == .next { return }
-        record(TraceLocal.current, .observed, .on, from: 0, to: node, kind: kind, value: capture(text: value), recordEvent: true)
+        record(
+            TraceLocal.current, .observed, .on, from: 0, to: node, kind: kind, value: capture(text: value),
+            recordEvent: true)
     }
 
     public func observedNext<Element>(node: UInt64, element: Element) {
@@ -291,22 +299,32 @@ public final class TraceRecorder: RxTracer {
     // caller is.
 
     @inline(__always)
-    func forwardedNext<Element>(_ traceLocal: TraceLocal, from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
+    func forwardedNext<Element>(
+        _ traceLocal: TraceLocal, from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool
+    ) {
         if !keepSteps && !keepEvents { return }
         if Self.isPlain(Element.self) {
-            recordNext(traceLocal, .forwarded, .forwardOn, from: sink, to: observer, element: element, recordEvent: recordEvent)
+            recordNext(
+                traceLocal, .forwarded, .forwardOn, from: sink, to: observer, element: element, recordEvent: recordEvent
+            )
         } else {
-            record(traceLocal, .forwarded, .forwardOn, from: sink, to: observer, kind: .next, value: capture(text: traceDescription(element)), recordEvent: recordEvent)
+            record(
+                traceLocal, .forwarded, .forwardOn, from: sink, to: observer, kind: .next,
+                value: capture(text: traceDescription(element)), recordEvent: recordEvent)
         }
     }
 
     @inline(__always)
-    func receivedNext<Element>(_ traceLocal: TraceLocal, _ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool) {
+    func receivedNext<Element>(
+        _ traceLocal: TraceLocal, _ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool
+    ) {
         if !keepSteps && !keepEvents { return }
         if Self.isPlain(Element.self) {
             recordNext(traceLocal, .received, call, from: 0, to: node, element: element, recordEvent: recordEvent)
         } else {
-            record(traceLocal, .received, call, from: 0, to: node, kind: .next, value: capture(text: traceDescription(element)), recordEvent: recordEvent)
+            record(
+                traceLocal, .received, call, from: 0, to: node, kind: .next,
+                value: capture(text: traceDescription(element)), recordEvent: recordEvent)
         }
     }
 
@@ -316,7 +334,9 @@ public final class TraceRecorder: RxTracer {
         if Self.isPlain(Element.self) {
             recordNext(traceLocal, .observed, .on, from: 0, to: node, element: element, recordEvent: true)
         } else {
-            record(traceLocal, .observed, .on, from: 0, to: node, kind: .next, value: capture(text: traceDescription(element)), recordEvent: true)
+            record(
+                traceLocal, .observed, .on, from: 0, to: node, kind: .next,
+                value: capture(text: traceDescription(element)), recordEvent: true)
         }
     }
 
@@ -324,7 +344,9 @@ public final class TraceRecorder: RxTracer {
     /// sink's own `on` and the `forwardOn` it does next (`create`'s sink), with nothing between
     /// them on this thread.
     @inline(__always)
-    func receivedAndForwardedNext<Element>(_ traceLocal: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
+    func receivedAndForwardedNext<Element>(
+        _ traceLocal: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool
+    ) {
         if !keepSteps && !keepEvents { return }
         let from = local(node), to = local(observer)
         guard Self.isPlain(Element.self), from != 0 else {
@@ -343,11 +365,12 @@ public final class TraceRecorder: RxTracer {
         let seq = tick(count)
         buffer(traceLocal)._withUnsafeGuaranteedRef { buffer in
             buffer.append(self) { slot in
-                slot.initialize(to: TraceRecord(
-                    seq: seq, time: time.0, words: (0, 0, 0), type: Element.self,
-                    from: UInt32(truncatingIfNeeded: from), to: UInt32(truncatingIfNeeded: to),
-                    thread: thread, call: .on, kind: .next, shape: .receivedForwarded, parts: parts
-                ))
+                slot.initialize(
+                    to: TraceRecord(
+                        seq: seq, time: time.0, words: (0, 0, 0), type: Element.self,
+                        from: UInt32(truncatingIfNeeded: from), to: UInt32(truncatingIfNeeded: to),
+                        thread: thread, call: .on, kind: .next, shape: .receivedForwarded, parts: parts
+                    ))
                 (UnsafeMutableRawPointer(slot) + TraceRecord.wordsOffset).storeBytes(of: element, as: Element.self)
             }
         }
@@ -356,13 +379,17 @@ public final class TraceRecorder: RxTracer {
     /// The record of a `next` whose element is kept as its bytes (`isPlain`): written in place
     /// into this thread's buffer.
     @inline(__always)
-    private func recordNext<Element>(_ traceLocal: TraceLocal, _ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, element: Element, recordEvent: Bool) {
+    private func recordNext<Element>(
+        _ traceLocal: TraceLocal, _ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, element: Element,
+        recordEvent: Bool
+    ) {
         let from = local(from), to = local(to)
         if shape != .forwarded, to == 0 { return }
         let withEvent = keepEvents && recordEvent && to != 0
         let steps: UInt64 = keepSteps ? (shape == .observed ? 2 : 1) : 0
         let count = steps + (withEvent ? 1 : 0)
-        let time = keepEvents ? eventTime(traceLocal, shape, node: shape == .forwarded ? from : to) : (0 as UInt64, false)
+        let time =
+            keepEvents ? eventTime(traceLocal, shape, node: shape == .forwarded ? from : to) : (0 as UInt64, false)
         if count == 0 { return }
         var parts: TraceRecord.Parts = keepSteps ? [.steps, .keptSteps] : []
         if withEvent { parts.formUnion([.event, .keptEvent]) }
@@ -371,31 +398,35 @@ public final class TraceRecorder: RxTracer {
         let seq = tick(count)
         buffer(traceLocal)._withUnsafeGuaranteedRef { buffer in
             buffer.append(self) { slot in
-                slot.initialize(to: TraceRecord(
-                    seq: seq, time: time.0, words: (0, 0, 0), type: Element.self,
-                    from: UInt32(truncatingIfNeeded: from), to: UInt32(truncatingIfNeeded: to),
-                    thread: thread, call: call, kind: .next, shape: shape, parts: parts
-                ))
+                slot.initialize(
+                    to: TraceRecord(
+                        seq: seq, time: time.0, words: (0, 0, 0), type: Element.self,
+                        from: UInt32(truncatingIfNeeded: from), to: UInt32(truncatingIfNeeded: to),
+                        thread: thread, call: call, kind: .next, shape: shape, parts: parts
+                    ))
                 // The element's bytes straight into the record (no copy through a local).
                 (UnsafeMutableRawPointer(slot) + TraceRecord.wordsOffset).storeBytes(of: element, as: Element.self)
             }
         }
     }
 
-
     /// One traced call's record: its step(s) and, when kept, the event. Elements go into this
     /// thread's buffer with no lock; a stop event (which also marks the node terminated) and a
     /// value whose text does not fit in a record go straight into the ring, under the lock,
     /// after this thread's buffer.
     @inline(__always)
-    private func record(_ traceLocal: TraceLocal, _ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, kind: TraceEventKind, value captured: Captured, recordEvent: Bool) {
+    private func record(
+        _ traceLocal: TraceLocal, _ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, kind: TraceEventKind,
+        value captured: Captured, recordEvent: Bool
+    ) {
         let from = local(from), to = local(to)
         if shape != .forwarded, to == 0 { return }
         let withEvent = keepEvents && recordEvent && to != 0
         let steps: UInt64 = keepSteps ? (shape == .observed ? 2 : 1) : 0
         let count = steps + (withEvent ? 1 : 0)
         let terminates = recordEvent && to != 0 && kind != .next
-        let time = keepEvents ? eventTime(traceLocal, shape, node: shape == .forwarded ? from : to) : (0 as UInt64, false)
+        let time =
+            keepEvents ? eventTime(traceLocal, shape, node: shape == .forwarded ? from : to) : (0 as UInt64, false)
         if count == 0 && !terminates { return }
         var parts: TraceRecord.Parts = keepSteps ? [.steps, .keptSteps] : []
         if withEvent { parts.formUnion([.event, .keptEvent]) }
@@ -531,25 +562,30 @@ public final class TraceRecorder: RxTracer {
         for (offset, record) in state.nodes.enumerated() where record.created > since {
             let id = UInt64(offset + 1)
             kept.insert(id)
-            nodes.append(TraceNode(
-                id: id, kind: record.kind, type: record.type,
-                callSite: record.callSite?.description, fileID: record.callSite?.fileID,
-                created: record.created, disposed: record.disposed, deinitialized: record.deinitialized,
-                terminated: record.terminated, thread: threadName(record.thread), anomalies: record.anomalies
-            ))
+            nodes.append(
+                TraceNode(
+                    id: id, kind: record.kind, type: record.type,
+                    callSite: record.callSite?.description, fileID: record.callSite?.fileID,
+                    created: record.created, disposed: record.disposed, deinitialized: record.deinitialized,
+                    terminated: record.terminated, thread: threadName(record.thread), anomalies: record.anomalies
+                ))
         }
         let edges = state.edges.filter { kept.contains($0.from) && kept.contains($0.to) }
         let steps = keptSteps.lazy.filter { $0.seq > since }.map { ref -> TraceStep in
             let record = records[ref.index]
             let value = self.describe(record, texts: texts)
             let detail = record.shape == .step ? value : TraceEventKind.describe(record.kind, value)
-            return TraceStep(seq: ref.seq, from: UInt64(ref.from), to: UInt64(ref.to), call: ref.call, detail: detail, thread: threadName(record.thread))
+            return TraceStep(
+                seq: ref.seq, from: UInt64(ref.from), to: UInt64(ref.to), call: ref.call, detail: detail,
+                thread: threadName(record.thread))
         }
-        let events = keptEvents.lazy.filter { $0.seq > since && kept.contains(UInt64($0.to)) }.map { ref -> TraceEvent in
+        let events = keptEvents.lazy.filter { $0.seq > since && kept.contains(UInt64($0.to)) }.map {
+            ref -> TraceEvent in
             let record = records[ref.index]
             return TraceEvent(
                 seq: ref.seq, node: UInt64(ref.to), kind: record.kind, value: self.describe(record, texts: texts),
-                time: Self.seconds(record), virtualTime: record.parts.contains(.virtual), thread: threadName(record.thread)
+                time: Self.seconds(record), virtualTime: record.parts.contains(.virtual),
+                thread: threadName(record.thread)
             )
         }
         let counters = ResourceCounter.all().map(\.name)
@@ -624,7 +660,8 @@ public final class TraceRecorder: RxTracer {
     @inline(__always)
     private func ownBuffer(_ traceLocal: TraceLocal) -> Buffer? {
         guard traceLocal.bufferKey == idBase, let buffer = traceLocal.unmanagedBuffer?.takeUnretainedValue(),
-              buffer.count.load(ordering: .relaxed) > 0 else { return nil }
+            buffer.count.load(ordering: .relaxed) > 0
+        else { return nil }
         return buffer
     }
 
@@ -801,4 +838,3 @@ struct Ring<Element> {
         head == 0 ? storage : Array(storage[head...] + storage[..<head])
     }
 }
-

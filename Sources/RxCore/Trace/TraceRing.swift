@@ -325,10 +325,11 @@ final class RecordRing: @unchecked Sendable {
             chunks.append(chunk)
         } else {
             let records = Self.allocateRecords(byteCount: chunkCapacity * MemoryLayout<TraceRecord>.stride)
-            chunks.append(Chunk(
-                records: records.assumingMemoryBound(to: TraceRecord.self),
-                sizes: .allocate(capacity: chunkCapacity)
-            ))
+            chunks.append(
+                Chunk(
+                    records: records.assumingMemoryBound(to: TraceRecord.self),
+                    sizes: .allocate(capacity: chunkCapacity)
+                ))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -118,11 +119,15 @@ extension RxTracer {
     public var recordsValues: Bool { true }
 
     public func forwardedNext<Element>(from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
-        forwarded(from: sink, to: observer, kind: .next, value: recordsValues ? traceDescription(element) : nil, recordEvent: recordEvent)
+        forwarded(
+            from: sink, to: observer, kind: .next, value: recordsValues ? traceDescription(element) : nil,
+            recordEvent: recordEvent)
     }
 
     public func receivedNext<Element>(_ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool) {
-        received(call, node: node, kind: .next, value: recordsValues ? traceDescription(element) : nil, recordEvent: recordEvent)
+        received(
+            call, node: node, kind: .next, value: recordsValues ? traceDescription(element) : nil,
+            recordEvent: recordEvent)
     }
 
     public func observedNext<Element>(node: UInt64, element: Element) {
@@ -136,7 +141,9 @@ extension RxTracer {
     }
 
     /// Composed from `step` and `event`; recorders override it to take one lock.
-    public func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
+    public func forwarded(
+        from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool
+    ) {
         step(.forwardOn, from: sink, to: observer, detail: TraceEventKind.describe(kind, value))
         if recordEvent, observer != 0 { event(node: observer, kind: kind, value: value) }
     }
@@ -155,7 +162,9 @@ extension RxTracer {
         if case .next(let element) = event {
             forwardedNext(from: sink, to: observer, element: element, recordEvent: recordEvent)
         } else {
-            forwarded(from: sink, to: observer, kind: event.traceKind, value: recordsValues ? event.traceValue : nil, recordEvent: recordEvent)
+            forwarded(
+                from: sink, to: observer, kind: event.traceKind, value: recordsValues ? event.traceValue : nil,
+                recordEvent: recordEvent)
         }
     }
 
@@ -165,7 +174,9 @@ extension RxTracer {
         if case .next(let element) = event {
             receivedNext(call, node: node, element: element, recordEvent: recordEvent)
         } else {
-            received(call, node: node, kind: event.traceKind, value: recordsValues ? event.traceValue : nil, recordEvent: recordEvent)
+            received(
+                call, node: node, kind: event.traceKind, value: recordsValues ? event.traceValue : nil,
+                recordEvent: recordEvent)
         }
     }
 
@@ -410,18 +421,26 @@ func traceRecordsOwnEvents(_ observer: Any) -> Bool {
 /// through the `RxTracer` protocol otherwise.
 enum TraceHook {
     @inline(__always)
-    static func forwardedNext<Element>(_ local: TraceLocal, from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
+    static func forwardedNext<Element>(
+        _ local: TraceLocal, from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool
+    ) {
         if let recorder = local.recorder {
-            recorder._withUnsafeGuaranteedRef { $0.forwardedNext(local, from: sink, to: observer, element: element, recordEvent: recordEvent) }
+            recorder._withUnsafeGuaranteedRef {
+                $0.forwardedNext(local, from: sink, to: observer, element: element, recordEvent: recordEvent)
+            }
         } else if let tracer = local.tracer {
             tracer.forwardedNext(from: sink, to: observer, element: element, recordEvent: recordEvent)
         }
     }
 
     @inline(__always)
-    static func receivedNext<Element>(_ local: TraceLocal, _ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool) {
+    static func receivedNext<Element>(
+        _ local: TraceLocal, _ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool
+    ) {
         if let recorder = local.recorder {
-            recorder._withUnsafeGuaranteedRef { $0.receivedNext(local, call, node: node, element: element, recordEvent: recordEvent) }
+            recorder._withUnsafeGuaranteedRef {
+                $0.receivedNext(local, call, node: node, element: element, recordEvent: recordEvent)
+            }
         } else if let tracer = local.tracer {
             tracer.receivedNext(call, node: node, element: element, recordEvent: recordEvent)
         }
@@ -430,9 +449,13 @@ enum TraceHook {
     /// `receivedNext(.on, node:…)` then `forwardedNext(from: node, …)`: a sink's own `on` and
     /// the `forwardOn` it does next, which the recorder keeps as one record.
     @inline(__always)
-    static func receivedAndForwardedNext<Element>(_ local: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
+    static func receivedAndForwardedNext<Element>(
+        _ local: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool
+    ) {
         if let recorder = local.recorder {
-            recorder._withUnsafeGuaranteedRef { $0.receivedAndForwardedNext(local, node: node, to: observer, element: element, recordEvent: recordEvent) }
+            recorder._withUnsafeGuaranteedRef {
+                $0.receivedAndForwardedNext(local, node: node, to: observer, element: element, recordEvent: recordEvent)
+            }
         } else if let tracer = local.tracer {
             tracer.receivedNext(.on, node: node, element: element, recordEvent: true)
             tracer.forwardedNext(from: node, to: observer, element: element, recordEvent: recordEvent)

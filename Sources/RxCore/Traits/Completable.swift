@@ -23,44 +23,57 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     ///     return Disposables.create()
     /// }
     /// ```
-    public static func create(subscribe: @escaping (@escaping CompletableObserver) -> Disposable, file: StaticString = #fileID, line: UInt = #line) -> Completable {
-        let source = Observable<Never>.create({ observer in
-            subscribe { event in
-                switch event {
-                case .error(let error): observer.on(.error(error))
-                case .completed: observer.on(.completed)
+    public static func create(
+        subscribe: @escaping (@escaping CompletableObserver) -> Disposable, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Completable {
+        let source = Observable<Never>.create(
+            { observer in
+                subscribe { event in
+                    switch event {
+                    case .error(let error): observer.on(.error(error))
+                    case .completed: observer.on(.completed)
+                    }
                 }
-            }
-        }, file: file, line: line)
+            }, file: file, line: line)
         return PrimitiveSequence(raw: source)
     }
 
     /// Subscribes one closure for the outcome.
-    public func subscribe(_ observer: @escaping (CompletableEvent) -> Void, file: StaticString = #fileID, line: UInt = #line) -> Disposable {
+    public func subscribe(
+        _ observer: @escaping (CompletableEvent) -> Void, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
         var stopped = false
-        return primitiveSequence.asObservable().subscribe({ event in
-            if stopped { return }
-            stopped = true
-            switch event {
-            case .next: rxFatalErrorInDebug("Completable can't emit an element")
-            case .error(let error): observer(.error(error))
-            case .completed: observer(.completed)
-            }
-        }, file: file, line: line)
+        return primitiveSequence.asObservable().subscribe(
+            { event in
+                if stopped { return }
+                stopped = true
+                switch event {
+                case .next: rxFatalErrorInDebug("Completable can't emit an element")
+                case .error(let error): observer(.error(error))
+                case .completed: observer(.completed)
+                }
+            }, file: file, line: line)
     }
 
     /// Subscribes closures for completion and error.
-    public func subscribe(onCompleted: (() -> Void)? = nil, onError: ((Swift.Error) -> Void)? = nil, onDisposed: (() -> Void)? = nil, file: StaticString = #fileID, line: UInt = #line) -> Disposable {
+    public func subscribe(
+        onCompleted: (() -> Void)? = nil, onError: ((Swift.Error) -> Void)? = nil, onDisposed: (() -> Void)? = nil,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
         let callStack = Hooks.recordCallStackOnError ? Hooks.customCaptureSubscriptionCallstack() : []
-        let disposable: Disposable = onDisposed.map { Disposables.create(with: $0, file: file, line: line) } ?? Disposables.create(file: file, line: line)
-        let subscription = subscribe({ event in
-            switch event {
-            case .error(let error):
-                if let onError { onError(error) } else { Hooks.defaultErrorHandler(callStack, error) }
-            case .completed: onCompleted?()
-            }
-            disposable.dispose()
-        }, file: file, line: line)
+        let disposable: Disposable =
+            onDisposed.map { Disposables.create(with: $0, file: file, line: line) }
+            ?? Disposables.create(file: file, line: line)
+        let subscription = subscribe(
+            { event in
+                switch event {
+                case .error(let error):
+                    if let onError { onError(error) } else { Hooks.defaultErrorHandler(callStack, error) }
+                case .completed: onCompleted?()
+                }
+                disposable.dispose()
+            }, file: file, line: line)
         return Disposables.create(subscription, disposable)
     }
 
@@ -81,7 +94,10 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Completable {
-        PrimitiveSequence(raw: primitiveSequence.source.do(onError: onError, afterError: afterError, onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, file: file, line: line))
+        PrimitiveSequence(
+            raw: primitiveSequence.source.do(
+                onError: onError, afterError: afterError, onCompleted: onCompleted, afterCompleted: afterCompleted,
+                onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, file: file, line: line))
     }
 
     /// When this completes, continues with `second`.
@@ -89,12 +105,16 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// ```swift
     /// save.andThen(Single.just("saved"))
     /// ```
-    public func andThen<Element>(_ second: Single<Element>, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
+    public func andThen<Element>(
+        _ second: Single<Element>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Single<Element> {
         PrimitiveSequence(raw: andThenSource(second.asObservable(), CallSite(file, line)))
     }
 
     /// When this completes, continues with `second`.
-    public func andThen<Element>(_ second: Maybe<Element>, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
+    public func andThen<Element>(
+        _ second: Maybe<Element>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Maybe<Element> {
         PrimitiveSequence(raw: andThenSource(second.asObservable(), CallSite(file, line)))
     }
 
@@ -104,12 +124,14 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     }
 
     /// When this completes, continues with `second`.
-    public func andThen<Element>(_ second: Observable<Element>, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func andThen<Element>(
+        _ second: Observable<Element>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         andThenSource(second, CallSite(file, line))
     }
 
     private func andThenSource<Element>(_ second: Observable<Element>, _ callSite: CallSite) -> Observable<Element> {
-        PrimitiveFlatMap<Never, Element>(source: primitiveSequence.source, selector: nil, continuation: second, callSite: callSite)
+        PrimitiveFlatMap<Never, Element>(
+            source: primitiveSequence.source, selector: nil, continuation: second, callSite: callSite)
     }
 }
-

@@ -18,50 +18,63 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     public typealias MaybeObserver = (MaybeEvent<Element>) -> Void
 
     /// A `Maybe` whose subscribe is `subscribe`; only the first event it sends counts.
-    public static func create(subscribe: @escaping (@escaping MaybeObserver) -> Disposable, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
-        let source = Observable<Element>.create({ observer in
-            subscribe { event in
-                switch event {
-                case .success(let element):
-                    observer.on(.next(element))
-                    observer.on(.completed)
-                case .error(let error):
-                    observer.on(.error(error))
-                case .completed:
-                    observer.on(.completed)
+    public static func create(
+        subscribe: @escaping (@escaping MaybeObserver) -> Disposable, file: StaticString = #fileID, line: UInt = #line
+    ) -> Maybe<Element> {
+        let source = Observable<Element>.create(
+            { observer in
+                subscribe { event in
+                    switch event {
+                    case .success(let element):
+                        observer.on(.next(element))
+                        observer.on(.completed)
+                    case .error(let error):
+                        observer.on(.error(error))
+                    case .completed:
+                        observer.on(.completed)
+                    }
                 }
-            }
-        }, file: file, line: line)
+            }, file: file, line: line)
         return PrimitiveSequence(raw: source)
     }
 
     /// Subscribes one closure for the outcome.
-    public func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void, file: StaticString = #fileID, line: UInt = #line) -> Disposable {
+    public func subscribe(
+        _ observer: @escaping (MaybeEvent<Element>) -> Void, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
         var stopped = false
-        return primitiveSequence.asObservable().subscribe({ event in
-            if stopped { return }
-            stopped = true
-            switch event {
-            case .next(let element): observer(.success(element))
-            case .error(let error): observer(.error(error))
-            case .completed: observer(.completed)
-            }
-        }, file: file, line: line)
+        return primitiveSequence.asObservable().subscribe(
+            { event in
+                if stopped { return }
+                stopped = true
+                switch event {
+                case .next(let element): observer(.success(element))
+                case .error(let error): observer(.error(error))
+                case .completed: observer(.completed)
+                }
+            }, file: file, line: line)
     }
 
     /// Subscribes closures for the element, the error and the empty completion.
-    public func subscribe(onSuccess: ((Element) -> Void)? = nil, onError: ((Swift.Error) -> Void)? = nil, onCompleted: (() -> Void)? = nil, onDisposed: (() -> Void)? = nil, file: StaticString = #fileID, line: UInt = #line) -> Disposable {
+    public func subscribe(
+        onSuccess: ((Element) -> Void)? = nil, onError: ((Swift.Error) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil, onDisposed: (() -> Void)? = nil, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Disposable {
         let callStack = Hooks.recordCallStackOnError ? Hooks.customCaptureSubscriptionCallstack() : []
-        let disposable: Disposable = onDisposed.map { Disposables.create(with: $0, file: file, line: line) } ?? Disposables.create(file: file, line: line)
-        let subscription = subscribe({ event in
-            switch event {
-            case .success(let element): onSuccess?(element)
-            case .error(let error):
-                if let onError { onError(error) } else { Hooks.defaultErrorHandler(callStack, error) }
-            case .completed: onCompleted?()
-            }
-            disposable.dispose()
-        }, file: file, line: line)
+        let disposable: Disposable =
+            onDisposed.map { Disposables.create(with: $0, file: file, line: line) }
+            ?? Disposables.create(file: file, line: line)
+        let subscription = subscribe(
+            { event in
+                switch event {
+                case .success(let element): onSuccess?(element)
+                case .error(let error):
+                    if let onError { onError(error) } else { Hooks.defaultErrorHandler(callStack, error) }
+                case .completed: onCompleted?()
+                }
+                disposable.dispose()
+            }, file: file, line: line)
         return Disposables.create(subscription, disposable)
     }
 
@@ -76,17 +89,26 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     }
 
     /// Transforms the element.
-    public func map<Result>(_ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Result> {
+    public func map<Result>(
+        _ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line
+    ) -> Maybe<Result> {
         PrimitiveSequence(raw: primitiveSequence.source.map(transform, file: file, line: line))
     }
 
     /// Continues with the `Maybe` the element maps to; empty stays empty.
-    public func flatMap<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Result> {
-        PrimitiveSequence(raw: PrimitiveFlatMap(source: primitiveSequence.source, selector: { try selector($0).asObservable() }, continuation: nil, callSite: CallSite(file, line)))
+    public func flatMap<Result>(
+        _ selector: @escaping (Element) throws -> Maybe<Result>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Maybe<Result> {
+        PrimitiveSequence(
+            raw: PrimitiveFlatMap(
+                source: primitiveSequence.source, selector: { try selector($0).asObservable() }, continuation: nil,
+                callSite: CallSite(file, line)))
     }
 
     /// Keeps the element only when `predicate` holds.
-    public func filter(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
+    public func filter(
+        _ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line
+    ) -> Maybe<Element> {
         PrimitiveSequence(raw: primitiveSequence.source.filter(predicate, file: file, line: line))
     }
 
@@ -97,7 +119,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
 
     /// `Single` of the element, or of `element` when empty.
     public func ifEmpty(default element: Element, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
-        PrimitiveSequence(raw: PrimitiveFlatMap(source: primitiveSequence.source, selector: { Observable.just($0) }, continuation: Observable.just(element, file: file, line: line), callSite: CallSite(file, line)))
+        PrimitiveSequence(
+            raw: PrimitiveFlatMap(
+                source: primitiveSequence.source, selector: { Observable.just($0) },
+                continuation: Observable.just(element, file: file, line: line), callSite: CallSite(file, line)))
     }
 
     /// Calls the closures as events pass (see `ObservableType.do`).
@@ -114,7 +139,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Maybe<Element> {
-        PrimitiveSequence(raw: primitiveSequence.source.do(onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError, onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, file: file, line: line))
+        PrimitiveSequence(
+            raw: primitiveSequence.source.do(
+                onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
+                onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe,
+                onSubscribed: onSubscribed, onDispose: onDispose, file: file, line: line))
     }
 
     /// This `Maybe` as a `Completable`: the element is dropped.

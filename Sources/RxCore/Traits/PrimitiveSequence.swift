@@ -37,7 +37,9 @@ extension PrimitiveSequence: ObservableConvertibleType {
 
 extension PrimitiveSequence {
     /// A `Single`, `Maybe` or `Completable` that fails with `error`.
-    public static func error(_ error: Swift.Error, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+    public static func error(
+        _ error: Swift.Error, file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: Observable.error(error, file: file, line: line))
     }
 
@@ -47,47 +49,68 @@ extension PrimitiveSequence {
     }
 
     /// A primitive sequence made fresh for each subscriber by `observableFactory`.
-    public static func deferred(_ observableFactory: @escaping () throws -> PrimitiveSequence<Trait, Element>, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+    public static func deferred(
+        _ observableFactory: @escaping () throws -> PrimitiveSequence<Trait, Element>, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: Observable.deferred({ try observableFactory().asObservable() }, file: file, line: line))
     }
 
     /// Shifts the success (or completion) `dueTime` later on `scheduler`.
-    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+    public func delay(
+        _ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.delay(dueTime, scheduler: scheduler, file: file, line: line))
     }
 
     /// Subscribes `dueTime` later on `scheduler`.
-    public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+    public func delaySubscription(
+        _ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.delaySubscription(dueTime, scheduler: scheduler, file: file, line: line))
     }
 
     /// Delivers on `scheduler`.
-    public func observe(on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+    public func observe(
+        on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.observe(on: scheduler, file: file, line: line))
     }
 
     /// Subscribes on `scheduler`.
-    public func subscribe(on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+    public func subscribe(
+        on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.subscribe(on: scheduler, file: file, line: line))
     }
 
     @available(*, deprecated, renamed: "observe(on:)")
-    public func observeOn(_ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+    public func observeOn(
+        _ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
         observe(on: scheduler, file: file, line: line)
     }
 
     @available(*, deprecated, renamed: "subscribe(on:)")
-    public func subscribeOn(_ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+    public func subscribeOn(
+        _ scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
         subscribe(on: scheduler, file: file, line: line)
     }
 
     /// On error, continues with the primitive sequence `handler` returns.
-    public func `catch`(_ handler: @escaping (Swift.Error) throws -> PrimitiveSequence<Trait, Element>, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+    public func `catch`(
+        _ handler: @escaping (Swift.Error) throws -> PrimitiveSequence<Trait, Element>, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.catch({ try handler($0).asObservable() }, file: file, line: line))
     }
 
     @available(*, deprecated, renamed: "catch(_:)")
-    public func catchError(_ handler: @escaping (Swift.Error) throws -> PrimitiveSequence<Trait, Element>, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+    public func catchError(
+        _ handler: @escaping (Swift.Error) throws -> PrimitiveSequence<Trait, Element>, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
         `catch`(handler, file: file, line: line)
     }
 
@@ -97,33 +120,55 @@ extension PrimitiveSequence {
     }
 
     /// Subscribes at most `maxAttemptCount` times in all.
-    public func retry(_ maxAttemptCount: Int, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+    public func retry(
+        _ maxAttemptCount: Int, file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.retry(maxAttemptCount, file: file, line: line))
     }
 
     /// Resubscribes when the trigger built from the errors emits.
-    public func retry<TriggerObservable: ObservableType, Error: Swift.Error>(when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+    public func retry<TriggerObservable: ObservableType, Error: Swift.Error>(
+        when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.retry(when: notificationHandler, file: file, line: line))
     }
 
     /// Fails with `RxError.timeout` when nothing arrives within `dueTime`.
-    public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
+    public func timeout(
+        _ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.timeout(dueTime, scheduler: scheduler, file: file, line: line))
     }
 
     /// Switches to `other` when nothing arrives within `dueTime`.
-    public func timeout(_ dueTime: RxTimeInterval, other: PrimitiveSequence<Trait, Element>, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.timeout(dueTime, other: other.source, scheduler: scheduler, file: file, line: line))
+    public func timeout(
+        _ dueTime: RxTimeInterval, other: PrimitiveSequence<Trait, Element>, scheduler: SchedulerType,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(
+            raw: source.timeout(dueTime, other: other.source, scheduler: scheduler, file: file, line: line))
     }
 
     /// Prints the subscription's events (see `ObservableType.debug`).
-    public func debug(_ identifier: String? = nil, trimOutput: Bool = false, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.debug(identifier, trimOutput: trimOutput, file: file, line: line, function: function))
+    public func debug(
+        _ identifier: String? = nil, trimOutput: Bool = false, file: StaticString = #fileID, line: UInt = #line,
+        function: StaticString = #function
+    ) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(
+            raw: source.debug(identifier, trimOutput: trimOutput, file: file, line: line, function: function))
     }
 
     /// A primitive sequence that owns a resource for the length of the subscription.
-    public static func using<Resource: Disposable>(_ resourceFactory: @escaping () throws -> Resource, primitiveSequenceFactory: @escaping (Resource) throws -> PrimitiveSequence<Trait, Element>, file: StaticString = #fileID, line: UInt = #line) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: Observable.using(resourceFactory, observableFactory: { try primitiveSequenceFactory($0).asObservable() }, file: file, line: line))
+    public static func using<Resource: Disposable>(
+        _ resourceFactory: @escaping () throws -> Resource,
+        primitiveSequenceFactory: @escaping (Resource) throws -> PrimitiveSequence<Trait, Element>,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(
+            raw: Observable.using(
+                resourceFactory, observableFactory: { try primitiveSequenceFactory($0).asObservable() }, file: file,
+                line: line))
     }
 }
 
@@ -197,14 +242,17 @@ final class AsPrimitive<Element>: Producer<Element> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = AsPrimitiveSink(allowsEmpty: allowsEmpty, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
     }
 }
 
-final class AsCompletableSink<SourceElement, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Never {
+final class AsCompletableSink<SourceElement, Observer: ObserverType>: Sink<Observer>, ObserverType
+where Observer.Element == Never {
     typealias Element = SourceElement
 
     init(observer: Observer, cancel: Cancelable) {
@@ -234,7 +282,9 @@ final class AsCompletable<SourceElement>: Producer<Never> {
         traceSource(source)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
         let sink = AsCompletableSink<SourceElement, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -300,7 +350,7 @@ final class PrimitiveFlatMapInnerObserver<SourceElement, Observer: ObserverType>
     init(parent: PrimitiveFlatMapSink<SourceElement, Observer>) {
         self.parent = parent
         super.init(counter: ResourceCounter.rxPrimitiveFlatMapInnerObserver)
-        traceEdge(traceID, traceNodeID(of: parent), .forward)  // trace: the inner observer feeds its sink
+        traceEdge(traceID, traceNodeID(of: parent), .forward) // trace: the inner observer feeds its sink
     }
 
     override func onCore(_ event: Event<Observer.Element>) {
@@ -316,17 +366,23 @@ final class PrimitiveFlatMap<SourceElement, Element>: Producer<Element> {
     private let selector: Selector?
     private let continuation: Observable<Element>?
 
-    init(source: Observable<SourceElement>, selector: Selector?, continuation: Observable<Element>?, callSite: CallSite?) {
+    init(
+        source: Observable<SourceElement>, selector: Selector?, continuation: Observable<Element>?, callSite: CallSite?
+    ) {
         self.source = source
         self.selector = selector
         self.continuation = continuation
-        super.init(counter: ResourceCounter.named(continuation == nil ? "PrimitiveFlatMap" : "AndThen"), callSite: callSite)
+        super.init(
+            counter: ResourceCounter.named(continuation == nil ? "PrimitiveFlatMap" : "AndThen"), callSite: callSite)
         traceSource(source)
         if let continuation { traceSource(continuation) }
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = PrimitiveFlatMapSink<SourceElement, Observer>(selector: selector, continuation: continuation, observer: observer, cancel: cancel)
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = PrimitiveFlatMapSink<SourceElement, Observer>(
+            selector: selector, continuation: continuation, observer: observer, cancel: cancel)
         sink.sourceSubscription.setDisposable(source.subscribe(sink))
         return (sink: sink, subscription: Disposables.create(sink.sourceSubscription, sink.innerSubscription))
     }

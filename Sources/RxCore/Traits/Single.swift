@@ -18,33 +18,39 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///     return Disposables.create { task.cancel() }
     /// }
     /// ```
-    public static func create(subscribe: @escaping (@escaping SingleObserver) -> Disposable, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
-        let source = Observable<Element>.create({ observer in
-            subscribe { event in
-                switch event {
-                case .success(let element):
-                    observer.on(.next(element))
-                    observer.on(.completed)
-                case .failure(let error):
-                    observer.on(.error(error))
+    public static func create(
+        subscribe: @escaping (@escaping SingleObserver) -> Disposable, file: StaticString = #fileID, line: UInt = #line
+    ) -> Single<Element> {
+        let source = Observable<Element>.create(
+            { observer in
+                subscribe { event in
+                    switch event {
+                    case .success(let element):
+                        observer.on(.next(element))
+                        observer.on(.completed)
+                    case .failure(let error):
+                        observer.on(.error(error))
+                    }
                 }
-            }
-        }, file: file, line: line)
+            }, file: file, line: line)
         return PrimitiveSequence(raw: source)
     }
 
     /// Subscribes one closure for the outcome.
-    public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void, file: StaticString = #fileID, line: UInt = #line) -> Disposable {
+    public func subscribe(
+        _ observer: @escaping (SingleEvent<Element>) -> Void, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
         var stopped = false
-        return primitiveSequence.asObservable().subscribe({ event in
-            if stopped { return }
-            stopped = true
-            switch event {
-            case .next(let element): observer(.success(element))
-            case .error(let error): observer(.failure(error))
-            case .completed: rxFatalErrorInDebug("Single can't emit a completion event without an element")
-            }
-        }, file: file, line: line)
+        return primitiveSequence.asObservable().subscribe(
+            { event in
+                if stopped { return }
+                stopped = true
+                switch event {
+                case .next(let element): observer(.success(element))
+                case .error(let error): observer(.failure(error))
+                case .completed: rxFatalErrorInDebug("Single can't emit a completion event without an element")
+                }
+            }, file: file, line: line)
     }
 
     /// Subscribes closures for the element and the error (RxSwift 6 names the error `onFailure`).
@@ -52,22 +58,31 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// ```swift
     /// single.subscribe(onSuccess: { print($0) }, onFailure: { print($0) })
     /// ```
-    public func subscribe(onSuccess: ((Element) -> Void)? = nil, onFailure: ((Swift.Error) -> Void)? = nil, onDisposed: (() -> Void)? = nil, file: StaticString = #fileID, line: UInt = #line) -> Disposable {
+    public func subscribe(
+        onSuccess: ((Element) -> Void)? = nil, onFailure: ((Swift.Error) -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
         let callStack = Hooks.recordCallStackOnError ? Hooks.customCaptureSubscriptionCallstack() : []
-        let disposable: Disposable = onDisposed.map { Disposables.create(with: $0, file: file, line: line) } ?? Disposables.create(file: file, line: line)
-        let subscription = subscribe({ event in
-            switch event {
-            case .success(let element): onSuccess?(element)
-            case .failure(let error):
-                if let onFailure { onFailure(error) } else { Hooks.defaultErrorHandler(callStack, error) }
-            }
-            disposable.dispose()
-        }, file: file, line: line)
+        let disposable: Disposable =
+            onDisposed.map { Disposables.create(with: $0, file: file, line: line) }
+            ?? Disposables.create(file: file, line: line)
+        let subscription = subscribe(
+            { event in
+                switch event {
+                case .success(let element): onSuccess?(element)
+                case .failure(let error):
+                    if let onFailure { onFailure(error) } else { Hooks.defaultErrorHandler(callStack, error) }
+                }
+                disposable.dispose()
+            }, file: file, line: line)
         return Disposables.create(subscription, disposable)
     }
 
     @available(*, deprecated, renamed: "subscribe(onSuccess:onFailure:onDisposed:)")
-    public func subscribe(onSuccess: ((Element) -> Void)? = nil, onError: @escaping (Swift.Error) -> Void, onDisposed: (() -> Void)? = nil, file: StaticString = #fileID, line: UInt = #line) -> Disposable {
+    public func subscribe(
+        onSuccess: ((Element) -> Void)? = nil, onError: @escaping (Swift.Error) -> Void,
+        onDisposed: (() -> Void)? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
         subscribe(onSuccess: onSuccess, onFailure: onError, onDisposed: onDisposed, file: file, line: line)
     }
 
@@ -77,42 +92,66 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 
     /// A `Single` of `element`, sent on `scheduler`.
-    public static func just(_ element: Element, scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
+    public static func just(
+        _ element: Element, scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Single<Element> {
         PrimitiveSequence(raw: Observable.just(element, scheduler: scheduler, file: file, line: line))
     }
 
     /// Transforms the element.
-    public func map<Result>(_ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line) -> Single<Result> {
+    public func map<Result>(
+        _ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line
+    ) -> Single<Result> {
         PrimitiveSequence(raw: primitiveSequence.source.map(transform, file: file, line: line))
     }
 
     /// Continues with the `Single` the element maps to.
-    public func flatMap<Result>(_ selector: @escaping (Element) throws -> Single<Result>, file: StaticString = #fileID, line: UInt = #line) -> Single<Result> {
-        PrimitiveSequence(raw: PrimitiveFlatMap(source: primitiveSequence.source, selector: { try selector($0).asObservable() }, continuation: nil, callSite: CallSite(file, line)))
+    public func flatMap<Result>(
+        _ selector: @escaping (Element) throws -> Single<Result>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Single<Result> {
+        PrimitiveSequence(
+            raw: PrimitiveFlatMap(
+                source: primitiveSequence.source, selector: { try selector($0).asObservable() }, continuation: nil,
+                callSite: CallSite(file, line)))
     }
 
     /// Continues with the `Maybe` the element maps to.
-    public func flatMapMaybe<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Result> {
-        PrimitiveSequence(raw: PrimitiveFlatMap(source: primitiveSequence.source, selector: { try selector($0).asObservable() }, continuation: nil, callSite: CallSite(file, line)))
+    public func flatMapMaybe<Result>(
+        _ selector: @escaping (Element) throws -> Maybe<Result>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Maybe<Result> {
+        PrimitiveSequence(
+            raw: PrimitiveFlatMap(
+                source: primitiveSequence.source, selector: { try selector($0).asObservable() }, continuation: nil,
+                callSite: CallSite(file, line)))
     }
 
     /// Continues with the `Completable` the element maps to.
-    public func flatMapCompletable(_ selector: @escaping (Element) throws -> Completable, file: StaticString = #fileID, line: UInt = #line) -> Completable {
-        PrimitiveSequence(raw: PrimitiveFlatMap(source: primitiveSequence.source, selector: { try selector($0).asObservable() }, continuation: nil, callSite: CallSite(file, line)))
+    public func flatMapCompletable(
+        _ selector: @escaping (Element) throws -> Completable, file: StaticString = #fileID, line: UInt = #line
+    ) -> Completable {
+        PrimitiveSequence(
+            raw: PrimitiveFlatMap(
+                source: primitiveSequence.source, selector: { try selector($0).asObservable() }, continuation: nil,
+                callSite: CallSite(file, line)))
     }
 
     /// A `Maybe` of the element when `predicate` holds, empty otherwise.
-    public func filter(_ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
+    public func filter(
+        _ predicate: @escaping (Element) throws -> Bool, file: StaticString = #fileID, line: UInt = #line
+    ) -> Maybe<Element> {
         PrimitiveSequence(raw: primitiveSequence.source.filter(predicate, file: file, line: line))
     }
 
     /// On error, succeeds with `element`.
-    public func catchAndReturn(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
+    public func catchAndReturn(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Single<Element>
+    {
         PrimitiveSequence(raw: primitiveSequence.source.catchAndReturn(element, file: file, line: line))
     }
 
     @available(*, deprecated, renamed: "catchAndReturn(_:)")
-    public func catchErrorJustReturn(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
+    public func catchErrorJustReturn(
+        _ element: Element, file: StaticString = #fileID, line: UInt = #line
+    ) -> Single<Element> {
         catchAndReturn(element, file: file, line: line)
     }
 
@@ -128,7 +167,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Single<Element> {
-        PrimitiveSequence(raw: primitiveSequence.source.do(onNext: onSuccess, afterNext: afterSuccess, onError: onError, afterError: afterError, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, file: file, line: line))
+        PrimitiveSequence(
+            raw: primitiveSequence.source.do(
+                onNext: onSuccess, afterNext: afterSuccess, onError: onError, afterError: afterError,
+                onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, file: file, line: line))
     }
 
     /// This `Single` as a `Maybe`.

@@ -13,10 +13,11 @@ struct BufferTests {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable(Self.events + [.completed(600)])
         let res = scheduler.start { xs.buffer(timeSpan: .seconds(70), count: 3, scheduler: scheduler) }
-        #expect(res.events == [
-            .next(240, [1, 2, 3]), .next(310, [4]), .next(370, [5, 6, 7]), .next(440, [8]),
-            .next(510, [9]), .next(580, []), .next(600, []), .completed(600),
-        ])
+        #expect(
+            res.events == [
+                .next(240, [1, 2, 3]), .next(310, [4]), .next(370, [5, 6, 7]), .next(440, [8]),
+                .next(510, [9]), .next(580, []), .next(600, []), .completed(600),
+            ])
         #expect(xs.subscriptions == [Subscription(200, 600)])
     }
 
@@ -24,14 +25,17 @@ struct BufferTests {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable(Self.events + [.error(600, opTestError)])
         let res = scheduler.start { xs.buffer(timeSpan: .seconds(70), count: 3, scheduler: scheduler) }
-        #expect(res.events == [
-            .next(240, [1, 2, 3]), .next(310, [4]), .next(370, [5, 6, 7]), .next(440, [8]),
-            .next(510, [9]), .next(580, []), .error(600, opTestError),
-        ])
+        #expect(
+            res.events == [
+                .next(240, [1, 2, 3]), .next(310, [4]), .next(370, [5, 6, 7]), .next(440, [8]),
+                .next(510, [9]), .next(580, []), .error(600, opTestError),
+            ])
 
         let scheduler2 = TestScheduler(initialClock: 0)
         let ys = scheduler2.createHotObservable(Self.events + [.completed(600)])
-        let res2 = scheduler2.start(disposed: 360) { ys.buffer(timeSpan: .seconds(70), count: 3, scheduler: scheduler2) }
+        let res2 = scheduler2.start(disposed: 360) {
+            ys.buffer(timeSpan: .seconds(70), count: 3, scheduler: scheduler2)
+        }
         #expect(res2.events == [.next(240, [1, 2, 3]), .next(310, [4])])
         #expect(ys.subscriptions == [Subscription(200, 360)])
     }
@@ -44,10 +48,11 @@ struct BufferTests {
                 .enumerated()
                 .flatMap { index, window in window.map { "\(index) \($0)" } }
         }
-        #expect(res.events == [
-            .next(205, "0 1"), .next(210, "0 2"), .next(240, "0 3"), .next(280, "1 4"), .next(320, "2 5"),
-            .next(350, "2 6"), .next(370, "2 7"), .next(420, "3 8"), .next(470, "4 9"), .completed(600),
-        ])
+        #expect(
+            res.events == [
+                .next(205, "0 1"), .next(210, "0 2"), .next(240, "0 3"), .next(280, "1 4"), .next(320, "2 5"),
+                .next(350, "2 6"), .next(370, "2 7"), .next(420, "3 8"), .next(470, "4 9"), .completed(600),
+            ])
         #expect(xs.subscriptions == [Subscription(200, 600)])
     }
 

@@ -69,7 +69,9 @@ struct CombineLatestTests {
 
         var sums: [[Int]] = []
         let sources: [Observable<Int>] = (1...8).map { Observable.just($0) }
-        _ = Observable.combineLatest(sources[0], sources[1], sources[2], sources[3], sources[4], sources[5], sources[6], sources[7]) {
+        _ = Observable.combineLatest(
+            sources[0], sources[1], sources[2], sources[3], sources[4], sources[5], sources[6], sources[7]
+        ) {
             [$0, $1, $2, $3, $4, $5, $6, $7]
         }.subscribe(onNext: { sums.append($0) })
         #expect(sums == [Array(1...8)])

@@ -62,7 +62,10 @@ struct ConcatTests {
         var count = 0
         var last = -1
         var completed = false
-        _ = Observable.concat(sources).subscribe(onNext: { count += 1; last = $0 }, onCompleted: { completed = true })
+        _ = Observable.concat(sources).subscribe(
+            onNext: {
+                count += 1; last = $0
+            }, onCompleted: { completed = true })
         #expect(count == 50_000)
         #expect(last == 49_999)
         #expect(completed)

@@ -10,7 +10,8 @@ struct DebounceTests {
             .next(150, -1), .next(250, 0), .next(280, 1), .next(310, 2), .next(350, 3), .next(400, 4), .completed(500),
         ])
         let res = scheduler.start { xs.debounce(.seconds(20), scheduler: scheduler) }
-        #expect(res.events == [.next(270, 0), .next(300, 1), .next(330, 2), .next(370, 3), .next(420, 4), .completed(500)])
+        #expect(
+            res.events == [.next(270, 0), .next(300, 1), .next(330, 2), .next(370, 3), .next(420, 4), .completed(500)])
         #expect(xs.subscriptions == [Subscription(200, 500)])
     }
 

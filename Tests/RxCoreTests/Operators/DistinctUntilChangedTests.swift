@@ -16,12 +16,16 @@ struct DistinctUntilChangedTests {
 
     @Test func keySelectorComparerAndKeyPath() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(210, "a"), .next(220, "A"), .next(230, "bb"), .next(240, "cc"), .completed(250)])
+        let xs = scheduler.createHotObservable([
+            .next(210, "a"), .next(220, "A"), .next(230, "bb"), .next(240, "cc"), .completed(250),
+        ])
         let byKey = scheduler.start { xs.distinctUntilChanged { $0.lowercased() } }
         #expect(byKey.events == [.next(210, "a"), .next(230, "bb"), .next(240, "cc"), .completed(250)])
 
         let scheduler2 = TestScheduler(initialClock: 0)
-        let ys = scheduler2.createHotObservable([.next(210, "a"), .next(220, "A"), .next(230, "bb"), .next(240, "cc"), .completed(250)])
+        let ys = scheduler2.createHotObservable([
+            .next(210, "a"), .next(220, "A"), .next(230, "bb"), .next(240, "cc"), .completed(250),
+        ])
         let byComparer = scheduler2.start { ys.distinctUntilChanged { $0.count == $1.count } }
         #expect(byComparer.events == [.next(210, "a"), .next(230, "bb"), .completed(250)])
 

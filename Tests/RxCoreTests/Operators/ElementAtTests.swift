@@ -6,7 +6,9 @@ import Testing
 struct ElementAtTests {
     @Test func elementAtEmitsThatElementAndCompletes() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .completed(300)])
+        let xs = scheduler.createHotObservable([
+            .next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .completed(300),
+        ])
         let res = scheduler.start { xs.element(at: 1) }
         #expect(res.events == [.next(220, 3), .completed(220)])
         #expect(xs.subscriptions == [Subscription(200, 220)])

@@ -14,7 +14,11 @@ struct CatchTests {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .completed(230)])
         var handlerCalls = 0
-        let res = scheduler.start { xs.catch { _ in handlerCalls += 1; return .just(9) } }
+        let res = scheduler.start {
+            xs.catch { _ in
+                handlerCalls += 1; return .just(9)
+            }
+        }
         #expect(res.events == [.next(210, 2), .next(220, 3), .completed(230)])
         #expect(xs.subscriptions == [Subscription(200, 230)])
         #expect(handlerCalls == 0)
@@ -25,7 +29,11 @@ struct CatchTests {
         let xs = scheduler.createHotObservable([.next(210, 2), .next(220, 3), .error(230, Failure())])
         let ys = scheduler.createHotObservable([.next(225, 0), .next(240, 4), .completed(250)])
         var caught: [Failure] = []
-        let res = scheduler.start { xs.catch { error in caught.append(error as! Failure); return ys.asObservable() } }
+        let res = scheduler.start {
+            xs.catch { error in
+                caught.append(error as! Failure); return ys.asObservable()
+            }
+        }
         #expect(res.events == [.next(210, 2), .next(220, 3), .next(240, 4), .completed(250)])
         #expect(xs.subscriptions == [Subscription(200, 230)])
         #expect(ys.subscriptions == [Subscription(230, 250)])
@@ -99,7 +107,10 @@ struct RetryTests {
         let xs = scheduler.createColdObservable([.next(10, 1), .error(30, Failure())])
         let res = scheduler.start(disposed: 300) { xs.retry() }
         #expect(res.events == [.next(210, 1), .next(240, 1), .next(270, 1)])
-        #expect(xs.subscriptions == [Subscription(200, 230), Subscription(230, 260), Subscription(260, 290), Subscription(290, 300)])
+        #expect(
+            xs.subscriptions == [
+                Subscription(200, 230), Subscription(230, 260), Subscription(260, 290), Subscription(290, 300),
+            ])
     }
 
     @Test func zeroAttemptsCompletesWithoutSubscribing() {
@@ -172,7 +183,9 @@ struct RetryTests {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createColdObservable([.next(10, 1), .error(20, Failure())])
         let trigger = scheduler.createHotObservable([.next(250, 0), .next(400, 0)])
-        let res = scheduler.start(disposed: 300) { xs.retry(when: { (_: Observable<Failure>) in trigger.asObservable() }) }
+        let res = scheduler.start(disposed: 300) {
+            xs.retry(when: { (_: Observable<Failure>) in trigger.asObservable() })
+        }
         #expect(res.events == [.next(210, 1), .next(260, 1)])
         #expect(xs.subscriptions == [Subscription(200, 220), Subscription(250, 270)])
         #expect(trigger.subscriptions == [Subscription(200, 300)])
@@ -203,7 +216,9 @@ struct TimeoutTests {
         let res = scheduler.start { xs.timeout(.seconds(50), scheduler: scheduler) }
         #expect(res.events == [.next(210, 1), .completed(240)])
         let ys = scheduler.createHotObservable([.next(1210, 1), .error(1240, Failure())])
-        let res2 = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { ys.timeout(.seconds(50), scheduler: scheduler) }
+        let res2 = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) {
+            ys.timeout(.seconds(50), scheduler: scheduler)
+        }
         #expect(res2.events == [.next(1210, 1), .error(1240, Failure())])
         #expect(ys.subscriptions == [Subscription(1200, 1240)])
     }

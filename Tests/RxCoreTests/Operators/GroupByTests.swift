@@ -16,7 +16,9 @@ struct GroupByTests {
 
     @Test func keysAreEmittedOnce() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .next(240, 4), .completed(300)])
+        let xs = scheduler.createHotObservable([
+            .next(210, 1), .next(220, 2), .next(230, 3), .next(240, 4), .completed(300),
+        ])
         let res = scheduler.start { xs.groupBy { $0 % 2 == 0 }.map { $0.key } }
         #expect(res.events == [.next(210, false), .next(220, true), .completed(300)])
     }

@@ -30,7 +30,8 @@ struct MaterializeTests {
     @Test func dematerializeStopsAtAnInnerStopEvent() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(210, Event<Int>.next(1)), .next(220, Event<Int>.completed), .next(230, Event<Int>.next(2)), .completed(300),
+            .next(210, Event<Int>.next(1)), .next(220, Event<Int>.completed), .next(230, Event<Int>.next(2)),
+            .completed(300),
         ])
         let res = scheduler.start { xs.dematerialize() }
         #expect(res.events == [.next(210, 1), .completed(220)])

@@ -220,7 +220,9 @@ struct MergeTests {
             for i in 0..<500 { subject.onNext(thread * 1000 + i) }
         }
         subject.onCompleted()
-        #expect(probe.report == GrammarProbe.Report(nexts: 8000, completions: 1, errors: 0, overlaps: 0, afterTermination: 0))
+        #expect(
+            probe.report
+                == GrammarProbe.Report(nexts: 8000, completions: 1, errors: 0, overlaps: 0, afterTermination: 0))
         subscription.dispose()
     }
 }

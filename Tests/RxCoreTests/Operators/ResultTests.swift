@@ -12,7 +12,9 @@ struct ResultHelpersTests {
     /// nothing. With `Result` values and the helpers, every tap gets an answer.
     @Test func aFailedLoginNoLongerKillsTheChain() {
         let scheduler = TestScheduler(initialClock: 0)
-        let taps = scheduler.createHotObservable([.next(210, "bad"), .next(220, "good"), .next(230, "bad"), .next(240, "good")])
+        let taps = scheduler.createHotObservable([
+            .next(210, "bad"), .next(220, "good"), .next(230, "bad"), .next(240, "good"),
+        ])
         func login(_ password: String) -> Observable<String> {
             password == "good" ? .just("token-\(password)") : .error(LoginFailed())
         }
@@ -29,10 +31,11 @@ struct ResultHelpersTests {
                     }
                 }
         }
-        #expect(res.events == [
-            .next(210, "failed: LoginFailed"), .next(220, "user for TOKEN-GOOD"),
-            .next(230, "failed: LoginFailed"), .next(240, "user for TOKEN-GOOD"),
-        ])
+        #expect(
+            res.events == [
+                .next(210, "failed: LoginFailed"), .next(220, "user for TOKEN-GOOD"),
+                .next(230, "failed: LoginFailed"), .next(240, "user for TOKEN-GOOD"),
+            ])
         #expect(taps.subscriptions == [Subscription(200, 1000)])
     }
 
@@ -40,7 +43,8 @@ struct ResultHelpersTests {
         let scheduler = TestScheduler(initialClock: 0)
         let taps = scheduler.createHotObservable([.next(210, "bad"), .next(220, "good")])
         let res = scheduler.start {
-            taps.flatMap { password -> Observable<String> in password == "good" ? .just("token") : .error(LoginFailed()) }
+            taps.flatMap { password -> Observable<String> in password == "good" ? .just("token") : .error(LoginFailed())
+            }
         }
         #expect(res.events == [.error(210, LoginFailed())])
         #expect(taps.subscriptions == [Subscription(200, 210)])
@@ -60,7 +64,8 @@ struct ResultHelpersTests {
     @Test func filterValueAndFilterErrorSplitTheResults() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(210, Result<Int, Error>.success(1)), .next(220, .failure(LoginFailed())), .next(230, .success(2)), .completed(240),
+            .next(210, Result<Int, Error>.success(1)), .next(220, .failure(LoginFailed())), .next(230, .success(2)),
+            .completed(240),
         ])
         let values = scheduler.start { xs.filterValue() }
         #expect(values.events == [.next(210, 1), .next(230, 2), .completed(240)])
@@ -73,9 +78,11 @@ struct ResultHelpersTests {
         #expect(errors.events == [.next(220, "LoginFailed"), .completed(240)])
 
         var viaFlatMap: [Int] = []
-        _ = Observable.of(Result<Int, Error>.success(5), .failure(LoginFailed())).flatMap(filterValue()).subscribe(onNext: { viaFlatMap.append($0) })
+        _ = Observable.of(Result<Int, Error>.success(5), .failure(LoginFailed())).flatMap(filterValue()).subscribe(
+            onNext: { viaFlatMap.append($0) })
         var errorCount = 0
-        _ = Observable.of(Result<Int, Error>.success(5), .failure(LoginFailed())).flatMap(filterError()).subscribe(onNext: { _ in errorCount += 1 })
+        _ = Observable.of(Result<Int, Error>.success(5), .failure(LoginFailed())).flatMap(filterError()).subscribe(
+            onNext: { _ in errorCount += 1 })
         #expect(viaFlatMap == [5])
         #expect(errorCount == 1)
     }

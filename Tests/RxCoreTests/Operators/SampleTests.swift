@@ -7,7 +7,8 @@ struct SampleTests {
     @Test func samplesTheLatestNewElement() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 1), .next(220, 2), .next(240, 3), .next(290, 4), .next(300, 5), .next(310, 6), .next(360, 7), .completed(400),
+            .next(150, 1), .next(220, 2), .next(240, 3), .next(290, 4), .next(300, 5), .next(310, 6), .next(360, 7),
+            .completed(400),
         ])
         let ys = scheduler.createHotObservable([
             .next(150, ""), .next(210, "bar"), .next(250, "foo"), .next(260, "qux"), .next(320, "baz"), .completed(500),
@@ -27,12 +28,15 @@ struct SampleTests {
             .next(150, ""), .next(210, "bar"), .next(250, "foo"), .next(260, "qux"), .next(320, "baz"), .completed(500),
         ])
         let res = scheduler.start { xs.sample(ys, defaultValue: 0) }
-        #expect(res.events == [.next(210, 0), .next(250, 3), .next(260, 0), .next(320, 6), .next(500, 0), .completed(500)])
+        #expect(
+            res.events == [.next(210, 0), .next(250, 3), .next(260, 0), .next(320, 6), .next(500, 0), .completed(500)])
     }
 
     @Test func completesAtTheFirstTickAfterTheSourceEnds() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(150, 1), .next(220, 2), .next(240, 3), .next(290, 4), .completed(300)])
+        let xs = scheduler.createHotObservable([
+            .next(150, 1), .next(220, 2), .next(240, 3), .next(290, 4), .completed(300),
+        ])
         let ys = scheduler.createHotObservable([
             .next(150, ""), .next(210, "bar"), .next(250, "foo"), .next(260, "qux"), .next(320, "baz"), .completed(500),
         ])
@@ -44,7 +48,9 @@ struct SampleTests {
 
     @Test func errorsOfEitherSide() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(220, 2), .next(240, 3), .next(300, 5), .error(320, opTestError, Int.self)])
+        let xs = scheduler.createHotObservable([
+            .next(220, 2), .next(240, 3), .next(300, 5), .error(320, opTestError, Int.self),
+        ])
         let ys = scheduler.createHotObservable([.next(250, "foo"), .next(300, "baz"), .completed(400)])
         let res = scheduler.start { xs.sample(ys) }
         #expect(res.events == [.next(250, 3), .next(300, 5), .error(320, opTestError)])

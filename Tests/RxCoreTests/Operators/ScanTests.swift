@@ -6,7 +6,9 @@ import Testing
 struct ScanTests {
     @Test func scanEmitsEachIntermediateResult() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .completed(300)])
+        let xs = scheduler.createHotObservable([
+            .next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .completed(300),
+        ])
         let res = scheduler.start { xs.scan(10) { $0 + $1 } }
         #expect(res.events == [.next(210, 12), .next(220, 15), .next(230, 19), .completed(300)])
         #expect(xs.subscriptions == [Subscription(200, 300)])

@@ -10,7 +10,9 @@ private struct Failure: Error, Equatable, CustomStringConvertible {
 struct MulticastTests {
     @Test func nothingFlowsBeforeConnect() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(210, 1), .next(240, 2), .next(310, 3), .next(420, 4), .completed(500)])
+        let xs = scheduler.createHotObservable([
+            .next(210, 1), .next(240, 2), .next(310, 3), .next(420, 4), .completed(500),
+        ])
         let a = scheduler.createObserver(Int.self)
         let b = scheduler.createObserver(Int.self)
         var connectable: ConnectableObservable<Int>? = xs.publish()
@@ -48,7 +50,9 @@ struct MulticastTests {
 
     @Test func replayGivesLateSubscribersTheBuffer() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .next(250, 4), .completed(260)])
+        let xs = scheduler.createHotObservable([
+            .next(210, 1), .next(220, 2), .next(230, 3), .next(250, 4), .completed(260),
+        ])
         let replayed = scheduler.createObserver(Int.self)
         let all = scheduler.createObserver(Int.self)
         let afterCompletion = scheduler.createObserver(Int.self)
@@ -165,7 +169,9 @@ struct ShareTests {
         var maps = 0
         let a = scheduler.createObserver(Int.self)
         let b = scheduler.createObserver(Int.self)
-        var shared: Observable<Int>? = xs.map { maps += 1; return $0 * 10 }.share()
+        var shared: Observable<Int>? = xs.map {
+            maps += 1; return $0 * 10
+        }.share()
         var disposables: [Disposable] = []
         scheduler.scheduleAt(200) {
             disposables.append(shared!.subscribe(a))
@@ -240,12 +246,13 @@ struct ShareTests {
         var disposables: [Disposable] = []
         var once = false
         scheduler.scheduleAt(200) {
-            disposables.append(shared!.subscribe(onNext: { _ in
-                if !once {
-                    once = true
-                    disposables.append(shared!.subscribe(inner))
-                }
-            }))
+            disposables.append(
+                shared!.subscribe(onNext: { _ in
+                    if !once {
+                        once = true
+                        disposables.append(shared!.subscribe(inner))
+                    }
+                }))
         }
         scheduler.start()
         #expect(inner.events == [.next(210, 1), .next(220, 2), .completed(230)])

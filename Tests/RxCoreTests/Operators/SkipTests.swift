@@ -6,7 +6,9 @@ import Testing
 struct SkipTests {
     @Test func skipCountDropsTheFirstElements() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .completed(300)])
+        let xs = scheduler.createHotObservable([
+            .next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .completed(300),
+        ])
         let res = scheduler.start { xs.skip(2) }
         #expect(res.events == [.next(230, 4), .completed(300)])
         #expect(xs.subscriptions == [Subscription(200, 300)])
@@ -27,7 +29,9 @@ struct SkipTests {
 
     @Test func skipWhilePassesEverythingAfterTheFirstFailure() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 5), .next(240, 1), .completed(300)])
+        let xs = scheduler.createHotObservable([
+            .next(210, 1), .next(220, 2), .next(230, 5), .next(240, 1), .completed(300),
+        ])
         let res = scheduler.start { xs.skip(while: { $0 < 3 }) }
         #expect(res.events == [.next(230, 5), .next(240, 1), .completed(300)])
     }
@@ -47,7 +51,9 @@ struct SkipTests {
 
     @Test func skipUntilOtherEmits() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .next(240, 5), .completed(250)])
+        let xs = scheduler.createHotObservable([
+            .next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .next(240, 5), .completed(250),
+        ])
         let other = scheduler.createHotObservable([.next(150, 1), .next(225, 99), .completed(400)])
         let res = scheduler.start { xs.skip(until: other) }
         #expect(res.events == [.next(230, 4), .next(240, 5), .completed(250)])

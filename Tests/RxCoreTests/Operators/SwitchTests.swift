@@ -1,6 +1,7 @@
-@testable import RxCore
 import RxTesting
 import Testing
+
+@testable import RxCore
 
 @Suite(.serialized, .noLeaks)
 struct SwitchTests {

@@ -8,7 +8,9 @@ struct TakeTests {
 
     @Test func takeCountCompletesAfterCount() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .completed(300)])
+        let xs = scheduler.createHotObservable([
+            .next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .completed(300),
+        ])
         let res = scheduler.start { xs.take(2) }
         #expect(res.events == [.next(210, 2), .next(220, 3), .completed(220)])
         #expect(xs.subscriptions == [Subscription(200, 220)])
@@ -53,7 +55,9 @@ struct TakeTests {
 
     @Test func takeUntilOtherEmits() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .completed(300)])
+        let xs = scheduler.createHotObservable([
+            .next(150, 1), .next(210, 2), .next(220, 3), .next(230, 4), .completed(300),
+        ])
         let other = scheduler.createHotObservable([.next(150, "x"), .next(225, "stop"), .completed(400)])
         let res = scheduler.start { xs.take(until: other) }
         #expect(res.events == [.next(210, 2), .next(220, 3), .completed(225)])
@@ -111,25 +115,33 @@ struct TakeTests {
 
     @Test func takeUntilPredicateExclusiveAndInclusive() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .next(240, 4), .completed(300)])
+        let xs = scheduler.createHotObservable([
+            .next(210, 1), .next(220, 2), .next(230, 3), .next(240, 4), .completed(300),
+        ])
         let exclusive = scheduler.start { xs.take(until: { $0 == 3 }) }
         #expect(exclusive.events == [.next(210, 1), .next(220, 2), .completed(230)])
         #expect(xs.subscriptions == [Subscription(200, 230)])
 
         let scheduler2 = TestScheduler(initialClock: 0)
-        let ys = scheduler2.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .next(240, 4), .completed(300)])
+        let ys = scheduler2.createHotObservable([
+            .next(210, 1), .next(220, 2), .next(230, 3), .next(240, 4), .completed(300),
+        ])
         let inclusive = scheduler2.start { ys.take(until: { $0 == 3 }, behavior: .inclusive) }
         #expect(inclusive.events == [.next(210, 1), .next(220, 2), .next(230, 3), .completed(230)])
     }
 
     @Test func takeWhileExclusiveInclusiveAndThrowing() {
         let scheduler = TestScheduler(initialClock: 0)
-        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 5), .next(240, 1), .completed(300)])
+        let xs = scheduler.createHotObservable([
+            .next(210, 1), .next(220, 2), .next(230, 5), .next(240, 1), .completed(300),
+        ])
         let res = scheduler.start { xs.take(while: { $0 < 3 }) }
         #expect(res.events == [.next(210, 1), .next(220, 2), .completed(230)])
 
         let scheduler2 = TestScheduler(initialClock: 0)
-        let ys = scheduler2.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 5), .next(240, 1), .completed(300)])
+        let ys = scheduler2.createHotObservable([
+            .next(210, 1), .next(220, 2), .next(230, 5), .next(240, 1), .completed(300),
+        ])
         let inclusive = scheduler2.start { ys.take(while: { $0 < 3 }, behavior: .inclusive) }
         #expect(inclusive.events == [.next(210, 1), .next(220, 2), .next(230, 5), .completed(230)])
 

@@ -53,7 +53,9 @@ struct ThrottleTests {
         #expect(empty.events == [.completed(500)])
 
         let scheduler2 = TestScheduler(initialClock: 0)
-        let ys = scheduler2.createHotObservable([.next(210, 2), .next(250, 3), .next(310, 4), .next(350, 5), .error(410, opTestError), .next(450, 7)])
+        let ys = scheduler2.createHotObservable([
+            .next(210, 2), .next(250, 3), .next(310, 4), .next(350, 5), .error(410, opTestError), .next(450, 7),
+        ])
         let failed = scheduler2.start { ys.throttle(.seconds(200), scheduler: scheduler2) }
         #expect(failed.events == [.next(210, 2), .error(410, opTestError)])
         #expect(ys.subscriptions == [Subscription(200, 410)])
@@ -75,7 +77,9 @@ struct ThrottleTests {
     @Test func millisecondSpansOnAFinerScheduler() {
         // 1 tick = 1 ms: a 20 ms throttle.
         let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
-        let xs = scheduler.createHotObservable([.next(215, 1), .next(221, 2), .next(225, 3), .next(231, 4), .next(246, 5), .completed(300)])
+        let xs = scheduler.createHotObservable([
+            .next(215, 1), .next(221, 2), .next(225, 3), .next(231, 4), .next(246, 5), .completed(300),
+        ])
         let res = scheduler.start { xs.throttle(.milliseconds(20), latest: false, scheduler: scheduler) }
         #expect(res.events == [.next(215, 1), .next(246, 5), .completed(300)])
     }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import RxCore
 import RxTesting
 import Synchronization
 import Testing
+
+@testable import RxCore
 
 private struct Failure: Error, Equatable, CustomStringConvertible {
     let name: String
@@ -30,14 +31,15 @@ struct DoTests {
             .do(onNext: { log.append("downstream \($0)") })
         }
         #expect(res.events == [.next(210, 1), .next(220, 2), .completed(230)])
-        #expect(log == [
-            "onSubscribe @200", "onSubscribed",
-            "onNext 1 @210", "downstream 1", "afterNext 1",
-            "onNext 2 @220", "downstream 2", "afterNext 2",
-            // As in RxSwift: the downstream sink disposes the chain on completion, before
-            // control returns here for `afterCompleted`.
-            "onCompleted @230", "onDispose @230", "afterCompleted",
-        ])
+        #expect(
+            log == [
+                "onSubscribe @200", "onSubscribed",
+                "onNext 1 @210", "downstream 1", "afterNext 1",
+                "onNext 2 @220", "downstream 2", "afterNext 2",
+                // As in RxSwift: the downstream sink disposes the chain on completion, before
+                // control returns here for `afterCompleted`.
+                "onCompleted @230", "onDispose @230", "afterCompleted",
+            ])
         #expect(xs.subscriptions == [Subscription(200, 230)])
     }
 
@@ -46,7 +48,9 @@ struct DoTests {
         let xs = scheduler.createHotObservable([.next(210, 1), .error(230, Failure())])
         var log: [String] = []
         let res = scheduler.start {
-            xs.do(onError: { log.append("onError \($0)") }, afterError: { log.append("afterError \($0)") }, onDispose: { log.append("onDispose") })
+            xs.do(
+                onError: { log.append("onError \($0)") }, afterError: { log.append("afterError \($0)") },
+                onDispose: { log.append("onDispose") })
         }
         #expect(res.events == [.next(210, 1), .error(230, Failure())])
         #expect(log == ["onError Failure(boom)", "afterError Failure(boom)", "onDispose"])
@@ -100,13 +104,14 @@ struct DebugTests {
         let bodies = lines.map(withoutTimestamp)
         let number = try #require(bodies.first?.split(separator: " ")[1])
         #expect(number.hasPrefix("#"))
-        #expect(bodies == [
-            "numbers \(number) -> subscribed",
-            "numbers \(number) -> Event next(1)",
-            "numbers \(number) -> Event next(2)",
-            "numbers \(number) -> Event completed",
-            "numbers \(number) -> isDisposed",
-        ])
+        #expect(
+            bodies == [
+                "numbers \(number) -> subscribed",
+                "numbers \(number) -> Event next(1)",
+                "numbers \(number) -> Event next(2)",
+                "numbers \(number) -> Event completed",
+                "numbers \(number) -> isDisposed",
+            ])
     }
 
     @Test func theDefaultIdentifierIsTheCallSiteAndFunction() {
@@ -114,7 +119,9 @@ struct DebugTests {
             _ = Observable.just(1).debug().subscribe()
         }
         let line = #line - 2
-        #expect(lines.first.map(withoutTimestamp)?.hasPrefix("UtilityTests.swift:\(line) (theDefaultIdentifierIsTheCallSiteAndFunction()) #") == true)
+        #expect(
+            lines.first.map(withoutTimestamp)?.hasPrefix(
+                "UtilityTests.swift:\(line) (theDefaultIdentifierIsTheCallSiteAndFunction()) #") == true)
     }
 
     @Test func concurrentSubscriptionsGetDistinctNumbers() {
@@ -128,7 +135,9 @@ struct DebugTests {
             b.dispose()
         }
         let numbers = lines.map { withoutTimestamp($0).split(separator: " ")[1] }
-        let subscribed = lines.filter { $0.hasSuffix("-> subscribed") }.map { withoutTimestamp($0).split(separator: " ")[1] }
+        let subscribed = lines.filter { $0.hasSuffix("-> subscribed") }.map {
+            withoutTimestamp($0).split(separator: " ")[1]
+        }
         #expect(subscribed.count == 2)
         #expect(Set(subscribed).count == 2)
         #expect(Set(numbers) == Set(subscribed))
@@ -156,8 +165,14 @@ struct DebugTests {
             let subject2 = PublishSubject<Int>()
             subject2.debug("d").subscribe().dispose()
         }.map(withoutTimestamp)
-        #expect(lines.filter { $0.hasPrefix("e ") }.map { $0.components(separatedBy: " -> ")[1] } == ["subscribed", "Event error(Failure(boom))", "isDisposed"])
-        #expect(lines.filter { $0.hasPrefix("d ") }.map { $0.components(separatedBy: " -> ")[1] } == ["subscribed", "isDisposed"])
+        #expect(
+            lines.filter { $0.hasPrefix("e ") }.map { $0.components(separatedBy: " -> ")[1] } == [
+                "subscribed", "Event error(Failure(boom))", "isDisposed",
+            ])
+        #expect(
+            lines.filter { $0.hasPrefix("d ") }.map { $0.components(separatedBy: " -> ")[1] } == [
+                "subscribed", "isDisposed",
+            ])
     }
 }
 
@@ -255,15 +270,17 @@ struct UsingTests {
         var resources: [TestResource] = []
         var xs: TestableObservable<Int>?
         let res = scheduler.start {
-            Observable<Int>.using({ () -> TestResource in
-                let resource = TestResource()
-                resources.append(resource)
-                return resource
-            }, observableFactory: { _ in
-                let cold = scheduler.createColdObservable([.next(10, 1), .completed(50)])
-                xs = cold
-                return cold.asObservable()
-            })
+            Observable<Int>.using(
+                { () -> TestResource in
+                    let resource = TestResource()
+                    resources.append(resource)
+                    return resource
+                },
+                observableFactory: { _ in
+                    let cold = scheduler.createColdObservable([.next(10, 1), .completed(50)])
+                    xs = cold
+                    return cold.asObservable()
+                })
         }
         #expect(res.events == [.next(210, 1), .completed(250)])
         #expect(resources.count == 1)

@@ -7,7 +7,9 @@ struct ZipTests {
     @Test func pairsByIndexAndCompletesWhenAllComplete() {
         let scheduler = TestScheduler(initialClock: 0)
         let e0 = scheduler.createHotObservable([.next(150, 0), .next(210, 1), .next(220, 2), .completed(230)])
-        let e1 = scheduler.createHotObservable([.next(150, 0), .next(215, 10), .next(240, 20), .next(250, 30), .completed(260)])
+        let e1 = scheduler.createHotObservable([
+            .next(150, 0), .next(215, 10), .next(240, 20), .next(250, 30), .completed(260),
+        ])
         let res = scheduler.start { Observable.zip(e0, e1) { $0 + $1 } }
         #expect(res.events == [.next(215, 11), .next(240, 22), .completed(260)])
         #expect(e0.subscriptions == [Subscription(200, 230)])
@@ -56,7 +58,9 @@ struct ZipTests {
 
         var results: [[Int]] = []
         let sources = (0..<8).map { offset in Observable.of(offset, offset + 10) }
-        _ = Observable.zip(sources[0], sources[1], sources[2], sources[3], sources[4], sources[5], sources[6], sources[7]) {
+        _ = Observable.zip(
+            sources[0], sources[1], sources[2], sources[3], sources[4], sources[5], sources[6], sources[7]
+        ) {
             [$0, $1, $2, $3, $4, $5, $6, $7]
         }.subscribe(onNext: { results.append($0) })
         #expect(results == [Array(0..<8), Array(10..<18)])

@@ -72,8 +72,8 @@ struct ReactiveNamespaceTests {
         #expect(profile?.name == "first")
         profile = nil
         #expect(weakProfile == nil)
-        subject.onNext("after")   // the target is gone: nothing happens, nothing crashes
-        subject.onCompleted()     // completion is ignored by binders
+        subject.onNext("after") // the target is gone: nothing happens, nothing crashes
+        subject.onCompleted() // completion is ignored by binders
         d.dispose()
     }
 
@@ -185,7 +185,9 @@ struct SharedSequenceTests {
         var disposables: [Disposable] = []
         var recovered: [String] = []
         SharingScheduler.mock(scheduler: scheduler) {
-            let signal = xs.asSignal(onErrorRecover: { error in recovered.append("\(error)"); return .just(0) })
+            let signal = xs.asSignal(onErrorRecover: { error in
+                recovered.append("\(error)"); return .just(0)
+            })
             scheduler.scheduleAt(200) { disposables.append(signal.emit(onNext: { _ in })) }
             scheduler.scheduleAt(250) { disposables.append(signal.emit(to: late)) }
             scheduler.start()

@@ -31,8 +31,12 @@ struct DispatchSchedulerTests {
         let state = Mutex<(order: [Int], inside: Int, maxInside: Int)>(([], 0, 0))
         for i in 0..<200 {
             _ = scheduler.schedule(i) { i in
-                state.withLock { $0.inside += 1; $0.maxInside = max($0.maxInside, $0.inside) }
-                state.withLock { $0.order.append(i); $0.inside -= 1 }
+                state.withLock {
+                    $0.inside += 1; $0.maxInside = max($0.maxInside, $0.inside)
+                }
+                state.withLock {
+                    $0.order.append(i); $0.inside -= 1
+                }
                 if i == 199 { done.signal() }
                 return Disposables.create()
             }
@@ -51,7 +55,9 @@ struct DispatchSchedulerTests {
         let schedulers: [SerialDispatchQueueScheduler] = [
             SerialDispatchQueueScheduler(qos: .userInitiated),
             SerialDispatchQueueScheduler(queue: target, internalSerialQueueName: "test.on-target"),
-            SerialDispatchQueueScheduler(internalSerialQueueName: "test.configured", serialQueueConfiguration: { $0.setSpecific(key: key, value: "configured") }),
+            SerialDispatchQueueScheduler(
+                internalSerialQueueName: "test.configured",
+                serialQueueConfiguration: { $0.setSpecific(key: key, value: "configured") }),
         ]
         let done = DispatchSemaphore(value: 0)
         let labels = Mutex<[String]>([])
@@ -110,7 +116,9 @@ struct DispatchSchedulerTests {
         let values = Mutex<[Int]>([])
         let d = Observable<Int>.interval(.milliseconds(1), scheduler: scheduler)
             .subscribe(onNext: { n in
-                let count = values.withLock { $0.append(n); return $0.count }
+                let count = values.withLock {
+                    $0.append(n); return $0.count
+                }
                 if count == 10 { done.signal() }
             })
         #expect(wait(done))
@@ -162,7 +170,9 @@ struct MainSchedulerTests {
         let order = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
             DispatchQueue.main.async {
                 var order: [String] = []
-                _ = MainScheduler.instance.schedule(()) { _ in order.append("instance"); return Disposables.create() }
+                _ = MainScheduler.instance.schedule(()) { _ in
+                    order.append("instance"); return Disposables.create()
+                }
                 _ = MainScheduler.asyncInstance.schedule(()) { _ in
                     order.append("asyncInstance")
                     continuation.resume(returning: order)
@@ -184,13 +194,15 @@ struct MainSchedulerTests {
             subscription = Observable.of(1, 2, 3)
                 .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .default))
                 .observe(on: MainScheduler.instance)
-                .subscribe(onNext: { value in
-                    allOnMain = allOnMain && MainScheduler.isOnMainQueue
-                    values.append(value)
-                }, onCompleted: {
-                    continuation.resume(returning: (values, allOnMain))
-                    _ = subscription
-                })
+                .subscribe(
+                    onNext: { value in
+                        allOnMain = allOnMain && MainScheduler.isOnMainQueue
+                        values.append(value)
+                    },
+                    onCompleted: {
+                        continuation.resume(returning: (values, allOnMain))
+                        _ = subscription
+                    })
         }
         #expect(result.0 == [1, 2, 3])
         #expect(result.1)

@@ -216,7 +216,8 @@ struct DisposeRaceStressTests {
         for round in 0..<200 {
             let subject = PublishSubject<Int>()
             let recorder = GrammarRecorder<Int>()
-            let d = subject
+            let d =
+                subject
                 .map { $0 + 1 }
                 .observe(on: scheduler)
                 .do(onNext: { _ in })

@@ -23,13 +23,16 @@ struct SingleTests {
             observer(.failure(Failure()))
             return Disposables.create { log.entries.append("handler disposed") }
         }
-        _ = single.subscribe(onSuccess: { log.entries.append("success \($0)") }, onFailure: { log.entries.append("failure \($0)") }, onDisposed: { log.entries.append("disposed") })
+        _ = single.subscribe(
+            onSuccess: { log.entries.append("success \($0)") }, onFailure: { log.entries.append("failure \($0)") },
+            onDisposed: { log.entries.append("disposed") })
         #expect(log.entries == ["success 1", "disposed", "handler disposed"])
     }
 
     @Test func failureGoesToOnFailure() {
         let log = Log()
-        _ = Single<Int>.error(Failure()).subscribe(onSuccess: { log.entries.append("success \($0)") }, onFailure: { log.entries.append("failure \($0)") })
+        _ = Single<Int>.error(Failure()).subscribe(
+            onSuccess: { log.entries.append("success \($0)") }, onFailure: { log.entries.append("failure \($0)") })
         #expect(log.entries == ["failure Failure(boom)"])
     }
 
@@ -75,8 +78,10 @@ struct SingleTests {
 
     @Test func filterMakesAMaybe() {
         var outcomes: [String] = []
-        _ = Single.just(1).filter { $0 > 5 }.subscribe(onSuccess: { outcomes.append("success \($0)") }, onCompleted: { outcomes.append("empty") })
-        _ = Single.just(9).filter { $0 > 5 }.subscribe(onSuccess: { outcomes.append("success \($0)") }, onCompleted: { outcomes.append("empty") })
+        _ = Single.just(1).filter { $0 > 5 }.subscribe(
+            onSuccess: { outcomes.append("success \($0)") }, onCompleted: { outcomes.append("empty") })
+        _ = Single.just(9).filter { $0 > 5 }.subscribe(
+            onSuccess: { outcomes.append("success \($0)") }, onCompleted: { outcomes.append("empty") })
         #expect(outcomes == ["empty", "success 9"])
     }
 
@@ -103,7 +108,10 @@ struct SingleTests {
 
     @Test func doSeesTheSuccess() {
         var log: [String] = []
-        _ = Single.just(4).do(onSuccess: { log.append("on \($0)") }, afterSuccess: { log.append("after \($0)") }, onSubscribe: { log.append("subscribe") }).subscribe(onSuccess: { log.append("got \($0)") })
+        _ = Single.just(4).do(
+            onSuccess: { log.append("on \($0)") }, afterSuccess: { log.append("after \($0)") },
+            onSubscribe: { log.append("subscribe") }
+        ).subscribe(onSuccess: { log.append("got \($0)") })
         #expect(log == ["subscribe", "on 4", "got 4", "after 4"])
     }
 
@@ -111,7 +119,8 @@ struct SingleTests {
         var log: [String] = []
         _ = Single.just(1).asMaybe().subscribe(onSuccess: { log.append("maybe \($0)") })
         _ = Single.just(1).asCompletable().subscribe(onCompleted: { log.append("completable") })
-        _ = Single.just(1).asObservable().subscribe(onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") })
+        _ = Single.just(1).asObservable().subscribe(
+            onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") })
         #expect(log == ["maybe 1", "completable", "next 1", "completed"])
     }
 }
@@ -121,12 +130,24 @@ struct MaybeTests {
     @Test func createSendsSuccessEmptyOrError() {
         var log: [String] = []
         let record: (String) -> Void = { log.append($0) }
-        _ = Maybe<Int>.create { observer in observer(.success(1)); observer(.completed); return Disposables.create() }
-            .subscribe(onSuccess: { record("success \($0)") }, onError: { record("error \($0)") }, onCompleted: { record("completed") })
-        _ = Maybe<Int>.create { observer in observer(.completed); return Disposables.create() }
-            .subscribe(onSuccess: { record("success \($0)") }, onError: { record("error \($0)") }, onCompleted: { record("completed") })
-        _ = Maybe<Int>.create { observer in observer(.error(Failure())); return Disposables.create() }
-            .subscribe(onSuccess: { record("success \($0)") }, onError: { record("error \($0)") }, onCompleted: { record("completed") })
+        _ = Maybe<Int>.create { observer in
+            observer(.success(1)); observer(.completed); return Disposables.create()
+        }
+        .subscribe(
+            onSuccess: { record("success \($0)") }, onError: { record("error \($0)") },
+            onCompleted: { record("completed") })
+        _ = Maybe<Int>.create { observer in
+            observer(.completed); return Disposables.create()
+        }
+        .subscribe(
+            onSuccess: { record("success \($0)") }, onError: { record("error \($0)") },
+            onCompleted: { record("completed") })
+        _ = Maybe<Int>.create { observer in
+            observer(.error(Failure())); return Disposables.create()
+        }
+        .subscribe(
+            onSuccess: { record("success \($0)") }, onError: { record("error \($0)") },
+            onCompleted: { record("completed") })
         #expect(log == ["success 1", "completed", "error Failure(boom)"])
     }
 
@@ -141,8 +162,10 @@ struct MaybeTests {
 
     @Test func flatMapOfEmptyStaysEmptyAndIfEmptyGivesADefault() {
         var log: [String] = []
-        _ = Maybe<Int>.empty().flatMap { Maybe.just($0 + 1) }.subscribe(onSuccess: { log.append("s \($0)") }, onCompleted: { log.append("empty") })
-        _ = Maybe.just(1).flatMap { Maybe.just($0 + 1) }.subscribe(onSuccess: { log.append("s \($0)") }, onCompleted: { log.append("empty") })
+        _ = Maybe<Int>.empty().flatMap { Maybe.just($0 + 1) }.subscribe(
+            onSuccess: { log.append("s \($0)") }, onCompleted: { log.append("empty") })
+        _ = Maybe.just(1).flatMap { Maybe.just($0 + 1) }.subscribe(
+            onSuccess: { log.append("s \($0)") }, onCompleted: { log.append("empty") })
         _ = Maybe<Int>.empty().ifEmpty(default: 9).subscribe(onSuccess: { log.append("d \($0)") })
         #expect(log == ["empty", "s 2", "d 9"])
     }
@@ -152,9 +175,14 @@ struct MaybeTests {
 struct CompletableTests {
     @Test func createAndSubscribe() {
         var log: [String] = []
-        _ = Completable.create { observer in observer(.completed); observer(.error(Failure())); return Disposables.create() }
-            .subscribe(onCompleted: { log.append("completed") }, onError: { log.append("error \($0)") }, onDisposed: { log.append("disposed") })
-        _ = Completable.error(Failure()).subscribe(onCompleted: { log.append("completed") }, onError: { log.append("error \($0)") })
+        _ = Completable.create { observer in
+            observer(.completed); observer(.error(Failure())); return Disposables.create()
+        }
+        .subscribe(
+            onCompleted: { log.append("completed") }, onError: { log.append("error \($0)") },
+            onDisposed: { log.append("disposed") })
+        _ = Completable.error(Failure()).subscribe(
+            onCompleted: { log.append("completed") }, onError: { log.append("error \($0)") })
         #expect(log == ["completed", "disposed", "error Failure(boom)"])
     }
 
