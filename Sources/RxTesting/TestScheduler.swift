@@ -144,8 +144,8 @@ public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType {
         Double(virtualTimeInterval) * resolution
     }
 
-    public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> Int {
-        Int((timeInterval.seconds / resolution).rounded())
+    public func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> Int {
+        Int((timeInterval / resolution).rounded())
     }
 
     public func offsetVirtualTime(_ time: Int, offset: Int) -> Int {
@@ -154,19 +154,5 @@ public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType {
 
     public func compareVirtualTime(_ lhs: Int, _ rhs: Int) -> VirtualTimeComparison {
         lhs < rhs ? .lessThan : lhs == rhs ? .equal : .greaterThan
-    }
-}
-
-extension DispatchTimeInterval {
-    /// The span in seconds (`.never` is infinite).
-    var seconds: Double {
-        switch self {
-        case .seconds(let value): return Double(value)
-        case .milliseconds(let value): return Double(value) / 1_000
-        case .microseconds(let value): return Double(value) / 1_000_000
-        case .nanoseconds(let value): return Double(value) / 1_000_000_000
-        case .never: return .infinity
-        @unknown default: return .infinity
-        }
     }
 }

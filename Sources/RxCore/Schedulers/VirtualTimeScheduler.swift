@@ -10,7 +10,8 @@ public protocol VirtualTimeConverterType {
     func convertFromVirtualTime(_ virtualTime: VirtualTimeUnit) -> RxTime
     func convertToVirtualTime(_ time: RxTime) -> VirtualTimeUnit
     func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit) -> TimeInterval
-    func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> VirtualTimeIntervalUnit
+    /// Seconds as a virtual span (RxSwift's signature: a `TimeInterval`, not an `RxTimeInterval`).
+    func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> VirtualTimeIntervalUnit
     func offsetVirtualTime(_ time: VirtualTimeUnit, offset: VirtualTimeIntervalUnit) -> VirtualTimeUnit
     func compareVirtualTime(_ lhs: VirtualTimeUnit, _ rhs: VirtualTimeUnit) -> VirtualTimeComparison
 }
@@ -55,7 +56,8 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     public func scheduleRelative<StateType>(
         _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
-        let time = converter.offsetVirtualTime(clock, offset: converter.convertToVirtualTimeInterval(dueTime))
+        let time = converter.offsetVirtualTime(
+            clock, offset: converter.convertToVirtualTimeInterval(rxSchedulerSeconds(dueTime)))
         return scheduleAbsoluteVirtual(state, time: time, action: action)
     }
 
