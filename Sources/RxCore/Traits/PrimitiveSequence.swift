@@ -172,6 +172,15 @@ extension PrimitiveSequence {
     }
 }
 
+extension PrimitiveSequenceType where Element: RxAbstractInteger {
+    /// A `Single` or `Maybe` of 0 after `dueTime` on `scheduler`.
+    public static func timer(
+        _ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable.timer(dueTime, scheduler: scheduler, file: file, line: line))
+    }
+}
+
 // MARK: - Conversions from Observable
 
 extension ObservableType {
@@ -186,7 +195,12 @@ extension ObservableType {
         PrimitiveSequence(raw: AsPrimitive(source: asObservable(), allowsEmpty: true, callSite: CallSite(file, line)))
     }
 
-    /// A `Completable` of this sequence: its elements are dropped.
+}
+
+extension ObservableType where Element == Never {
+    /// A `Completable` of this sequence. Only an `Observable<Never>` (what `ignoreElements()`
+    /// gives) converts, as in RxSwift 6, so `.ignoreElements().asCompletable()` states that the
+    /// elements are dropped.
     public func asCompletable(file: StaticString = #fileID, line: UInt = #line) -> Completable {
         PrimitiveSequence(raw: AsCompletable(source: asObservable(), callSite: CallSite(file, line)))
     }
