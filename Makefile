@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 # Tests run one at a time: every test checks the process-wide live-object counts.
 SWIFT_TEST_FLAGS ?= --no-parallel
 
-.PHONY: demo test deps build release tsan bench clean format lint
+.PHONY: demo test deps build release tsan bench clean format lint examples
 
 ## Install what the build needs (libgraphviz-dev), only when it is missing.
 deps:
@@ -40,9 +40,17 @@ demo: deps
 test: deps lint
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --build-tests
 	$(SWIFT) test $(SWIFT_BUILD_FLAGS) $(SWIFT_TEST_FLAGS) --skip-build
+	@$(MAKE) --no-print-directory examples
+
+## Examples/: a package written for RxSwift 6 (`import RxSwift`, `import RxTest`), built and
+## tested against this checkout's drop-in modules. Its own build folder: it is another package.
+examples:
+	$(SWIFT) build --package-path Examples --build-tests
+	$(SWIFT) test --package-path Examples --skip-build
 
 ## Formatting: `swift format` (in the toolchain) with the configuration in .swift-format (120 columns).
-FORMAT_PATHS := Package.swift Sources Tests Chapters Benchmarks/Package.swift Benchmarks/Sources
+FORMAT_PATHS := Package.swift Sources Tests Chapters Benchmarks/Package.swift Benchmarks/Sources Examples/Package.swift \
+	Examples/Sources Examples/Tests
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
 
@@ -54,7 +62,7 @@ release: deps
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 
 clean:
-	rm -rf .build
+	rm -rf .build Examples/.build
 
 ## Benchmarks (release, their own package under Benchmarks/): the core against OpenCombine and
 ## a plain loop, what tracing costs (against a build with the hooks compiled out), rendering.
