@@ -77,8 +77,8 @@ final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
 
     func on(_ event: Event<Element>) {
         switch event {
-        case .next:
-            forwardOn(event)
+        case .next(let element):
+            onNext(element)
         case .completed:
             forwardOn(event)
             dispose()

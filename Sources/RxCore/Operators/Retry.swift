@@ -117,8 +117,8 @@ final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
 
     func on(_ event: Event<Element>) {
         switch event {
-        case .next:
-            forwardOn(event)
+        case .next(let element):
+            onNext(element)
         case .completed:
             forwardOn(event)
             dispose()
@@ -219,8 +219,8 @@ final class RetryWhenSink<Observer: ObserverType, Error: Swift.Error>: Sink<Obse
 
     func on(_ event: Event<Element>) {
         switch event {
-        case .next:
-            forwardOn(event)
+        case .next(let element):
+            onNext(element)
         case .completed:
             forwardOn(event)
             dispose()
