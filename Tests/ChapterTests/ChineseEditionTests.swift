@@ -78,7 +78,7 @@ import Testing
 
         init(of page: String) {
             var text = Markdown.prose(of: page)
-            let span = try! NSRegularExpression(pattern: #"`((?:[^`\n]|\n(?!\n))+)`"#)
+            let span = Markdown.codeSpan
             for match in span.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                 let content = String(text[Range(match.range(at: 1), in: text)!])
                 codeSpans.insert(content.split(whereSeparator: \.isWhitespace).joined(separator: " "))
@@ -90,8 +90,7 @@ import Testing
                 if ["README.md", "sources.md"].contains(target) { continue }
                 links.insert(target)
             }
-            let link = try! NSRegularExpression(pattern: #"!?\[[^\]]*\]\([^)\s]+\)"#)
-            text = link.stringByReplacingMatches(
+            text = Markdown.link.stringByReplacingMatches(
                 in: text, range: NSRange(text.startIndex..., in: text), withTemplate: " ")
             let number = try! NSRegularExpression(pattern: #"(?<![A-Za-z0-9_.])\d+(?:[.,]\d+)*"#)
             for match in number.matches(in: text, range: NSRange(text.startIndex..., in: text)) {

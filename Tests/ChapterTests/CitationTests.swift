@@ -15,8 +15,8 @@ import Testing
 /// - backticked names in the parentheses right after a `.swift` path are declared in that
 ///   file: `Type` (a class, struct, enum, protocol, extension or typealias), `member` (a func,
 ///   var, let, case, init, associated type or nested type) or `Type.member` (both);
-/// - a document number (000–004) in the prose of a chapter page links to its entry in
-///   `docs/sources.md`.
+/// - a document number (000–004) in the prose of a page links to its entry in
+///   `docs/sources.md` (from a Chinese page, `docs/sources.zh.md`).
 @Suite struct CitationTests {
     static let root = ChapterTranscriptTests.packageRoot
 
@@ -246,9 +246,13 @@ enum Markdown {
         return kept.joined(separator: "\n")
     }
 
+    /// `[text](target)` and `![text](target)`: the text, then the target.
+    static let link = try! NSRegularExpression(pattern: #"!?\[([^\]]*)\]\(([^)\s]+)\)"#)
+    /// A code span, which may run over one line break (not over a blank line): its content.
+    static let codeSpan = try! NSRegularExpression(pattern: #"`((?:[^`\n]|\n(?!\n))+)`"#)
+
     static func links(in text: String) -> [Link] {
-        let pattern = try! NSRegularExpression(pattern: #"!?\[([^\]]*)\]\(([^)\s]+)\)"#)
-        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+        link.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
             Link(
                 text: String(text[Range(match.range(at: 1), in: text)!]),
                 target: String(text[Range(match.range(at: 2), in: text)!]))
