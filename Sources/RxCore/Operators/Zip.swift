@@ -27,6 +27,9 @@ extension ObservableType {
 
 /// What `zip` knows: a queue of unpaired values per source and which sources are done.
 struct ZipStateMachine<Value>: CombiningStateMachine {
+    /// `zip` of no sources just completes, as in RxSwift.
+    static var combinesNoSources: Bool { false }
+
     enum State {
         /// Running: a value is emitted each time every queue holds one.
         case zipping
