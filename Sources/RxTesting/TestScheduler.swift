@@ -43,11 +43,8 @@ public class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConvert
     }
 
     /// Work due now or in the past runs at `clock + 1` (or `clock` without simulated delay).
-    public override func scheduleAbsoluteVirtual<StateType>(
-        _ state: StateType, time: TestTime, action: @escaping (StateType) -> Disposable
-    ) -> Disposable {
-        let adjusted = time <= clock ? clock + (simulateProcessingDelay ? 1 : 0) : time
-        return super.scheduleAbsoluteVirtual(state, time: adjusted, action: action)
+    public override func adjustScheduledTime(_ time: TestTime) -> TestTime {
+        time <= clock ? clock + (simulateProcessingDelay ? 1 : 0) : time
     }
 
     /// A hot observable: sends `events` at their absolute times to whoever is subscribed then.

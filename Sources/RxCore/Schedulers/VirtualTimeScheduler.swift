@@ -68,16 +68,21 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         scheduleAbsoluteVirtual(state, time: converter.offsetVirtualTime(clock, offset: dueTime), action: action)
     }
 
-    /// Schedules `action` at virtual time `time`. Work at the same time runs in scheduling order.
+    /// Schedules `action` at virtual time `time` (as `adjustScheduledTime` moves it). Work at the
+    /// same time runs in scheduling order.
     open func scheduleAbsoluteVirtual<StateType>(
         _ state: StateType, time: VirtualTime, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
-        let item = VirtualSchedulerItem(action: { action(state) }, time: time, id: nextID)
+        let item = VirtualSchedulerItem(action: { action(state) }, time: adjustScheduledTime(time), id: nextID)
         nextID += 1
         let index = insertionIndex(for: item)
         queue.insert(item, at: index)
         return item
     }
+
+    /// Where work asked for at `time` is queued: at `time` itself here; `TestScheduler` moves work
+    /// due now or earlier one tick later.
+    open func adjustScheduledTime(_ time: VirtualTime) -> VirtualTime { time }
 
     private func insertionIndex(for item: VirtualSchedulerItem<VirtualTime>) -> Int {
         // Binary search for the first item that runs after `item` (later time, or same time
