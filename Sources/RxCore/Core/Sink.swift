@@ -8,6 +8,11 @@ private let sinkStoppedFlag: UInt8 = 4
 
 /// The per-subscription worker of a `Producer` (step8 of 001): holds the downstream observer,
 /// forwards events to it with `forwardOn` until disposed, and disposes its `cancel` when done.
+///
+/// A sink that observes upstream implements `ObserverType`'s two entry points one way:
+/// `onNext(_:)` does the work for an element, and `on(_:)` hands `.next(element)` to `onNext`
+/// and itself handles only the end of the sequence (`.error`, `.completed`). A sink whose work
+/// is on whole events (queueing them, printing them) implements `on` alone.
 open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     /// Downstream.
     public let observer: Observer

@@ -55,14 +55,13 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     }
 
     func on(_ event: Event<Element>) {
-        #if !RX_NO_TRACE
-        if traceID != 0 { traceOn(event) }
-        #endif
         switch event {
-        case .next:
-            if isStopped { return }
-            forwardOn(event)
+        case .next(let element):
+            onNext(element)
         case .error, .completed:
+            #if !RX_NO_TRACE
+            if traceID != 0 { traceOn(event) }
+            #endif
             if stop() {
                 forwardOn(event)
                 dispose()

@@ -253,15 +253,15 @@ where Observer.Element == Source.Element {
     }
 
     override func onCore(_ event: Event<Source.Element>) {
-        parent.lock.lock(); defer { parent.lock.unlock() }
         switch event {
-        case .next:
-            parent.forwardOn(event)
+        case .next(let element):
+            onNextCore(element)
         case .error:
+            parent.lock.lock(); defer { parent.lock.unlock() }
             parent.forwardOn(event)
             parent.dispose()
         case .completed:
-            parent.innerCompleted(self)
+            onCompletedCore()
         }
     }
 
@@ -392,36 +392,35 @@ where Observer.Element == Source.Element {
     }
 
     func onNext(_ element: SourceElement) {
-        on(.next(element))
+        lock.lock()
+        let inner: Observable<ResultElement>
+        do {
+            inner = try selector(element).asObservable()
+        } catch {
+            forwardErrorAndDispose(error)
+            lock.unlock()
+            return
+        }
+        if activeCount < maxConcurrent {
+            activeCount += 1
+            if subscribing {
+                handoff.append(inner)
+                lock.unlock()
+            } else {
+                subscribing = true
+                lock.unlock()
+                subscribeLoop(inner)
+            }
+        } else {
+            queue.append(inner)
+            lock.unlock()
+        }
     }
 
     func on(_ event: Event<SourceElement>) {
         switch event {
         case .next(let element):
-            lock.lock()
-            let inner: Observable<ResultElement>
-            do {
-                inner = try selector(element).asObservable()
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-                lock.unlock()
-                return
-            }
-            if activeCount < maxConcurrent {
-                activeCount += 1
-                if subscribing {
-                    handoff.append(inner)
-                    lock.unlock()
-                } else {
-                    subscribing = true
-                    lock.unlock()
-                    subscribeLoop(inner)
-                }
-            } else {
-                queue.append(inner)
-                lock.unlock()
-            }
+            onNext(element)
         case .error(let error):
             lock.lock(); defer { lock.unlock() }
             forwardOn(.error(error))
@@ -567,15 +566,15 @@ where Observer.Element == Source.Element {
     }
 
     override func onCore(_ event: Event<Source.Element>) {
-        parent.lock.lock(); defer { parent.lock.unlock() }
         switch event {
-        case .next:
-            parent.forwardOn(event)
+        case .next(let element):
+            onNextCore(element)
         case .error:
+            parent.lock.lock(); defer { parent.lock.unlock() }
             parent.forwardOn(event)
             parent.dispose()
         case .completed:
-            parent.innerCompleted(self)
+            onCompletedCore()
         }
     }
 
