@@ -82,12 +82,18 @@ where Observer.Element == Source.Element {
     typealias Inner = MergeInnerObserver<SourceElement, Source, Observer>
 
     fileprivate let lock = NSRecursiveLock()
+    /// Guards the list of running inners (`head`, `innersDisposed`, each inner's links and
+    /// subscription) and is never held while calling out. Disposal takes only this one: taking
+    /// `lock` there deadlocks two nested merges fed from two threads (the outer disposing the
+    /// inner under its lock while the inner forwards into the outer under its own).
+    fileprivate let listLock = NSLock()
     private let selector: (SourceElement) throws -> Source
     private let firstOnly: Bool
     private let sourceSubscription = SingleAssignmentDisposable()
     // Guarded by `lock` (so no dynamic exclusivity checks: the lock orders every access).
     @exclusivity(unchecked) private var activeCount = 0
     @exclusivity(unchecked) private var stopped = false
+    // Guarded by `listLock`.
     @exclusivity(unchecked) private var innersDisposed = false
     @exclusivity(unchecked) fileprivate var head: Inner?
     // Set in `run`, before any event can arrive.
@@ -174,29 +180,45 @@ where Observer.Element == Source.Element {
     private func subscribeInner(_ source: Observable<ResultElement>) {
         let inner = Inner(parent: self)
         if groupTraceID != 0 { traceEdge(groupTraceID, inner.traceID, .owns) }
-        lock.lock()
+        listLock.lock()
         if innersDisposed {
-            lock.unlock()
+            listLock.unlock()
             return
         }
         inner.next = head
         head?.previous = inner
         head = inner
-        lock.unlock()
+        listLock.unlock()
 
         let subscription = source.subscribe(inner)
         if inner.traceID != 0 { traceEdge(inner.traceID, traceNodeID(of: subscription), .owns) }
 
-        lock.lock()
+        listLock.lock()
         // The inner may have finished (or everything may have been disposed) during subscribe.
         let disposeNow = inner.finished || innersDisposed
         if !disposeNow { inner.subscription = subscription }
-        lock.unlock()
+        listLock.unlock()
         if disposeNow { subscription.dispose() }
     }
 
-    /// Takes `inner` out of the list and returns its subscription. Called under `lock`.
+    /// Takes `inner` out of the list and returns its subscription.
     fileprivate func unlink(_ inner: Inner) -> Disposable? {
+        listLock.lock(); defer { listLock.unlock() }
+        return unlinkLocked(inner)
+    }
+
+    /// Marks the list disposed and empties it; returns the subscriptions to dispose.
+    private func unlinkAll() -> [Disposable] {
+        listLock.lock(); defer { listLock.unlock() }
+        innersDisposed = true
+        var subscriptions: [Disposable] = []
+        while let inner = head {
+            if let subscription = unlinkLocked(inner) { subscriptions.append(subscription) }
+        }
+        return subscriptions
+    }
+
+    private func unlinkLocked(_ inner: Inner) -> Disposable? {
         if inner.finished { return nil }
         inner.finished = true
         if let previous = inner.previous { previous.next = inner.next } else if head === inner { head = inner.next }
@@ -218,14 +240,7 @@ where Observer.Element == Source.Element {
     /// The subscription `run` returns: disposes the outer subscription and every inner one.
     private func disposeAll() {
         sourceSubscription.dispose()
-        var subscriptions: [Disposable] = []
-        lock.lock()
-        innersDisposed = true
-        while let inner = head {
-            if let subscription = unlink(inner) { subscriptions.append(subscription) }
-        }
-        lock.unlock()
-        for subscription in subscriptions { subscription.dispose() }
+        for subscription in unlinkAll() { subscription.dispose() }
     }
 }
 
@@ -235,7 +250,7 @@ final class MergeInnerObserver<SourceElement, Source: ObservableConvertibleType,
 >
 where Observer.Element == Source.Element {
     private let parent: MergeSink<SourceElement, Source, Observer>
-    // Guarded by the parent's lock (so no dynamic exclusivity checks).
+    // Guarded by the parent's `listLock` (so no dynamic exclusivity checks).
     @exclusivity(unchecked) fileprivate var previous: MergeInnerObserver?
     @exclusivity(unchecked) fileprivate var next: MergeInnerObserver?
     @exclusivity(unchecked) fileprivate var subscription: Disposable?
@@ -332,6 +347,8 @@ where Observer.Element == Source.Element {
     typealias ResultElement = Source.Element
 
     fileprivate let lock = NSRecursiveLock()
+    /// Guards the list of running inners; never held while calling out (see `MergeSink.listLock`).
+    fileprivate let listLock = NSLock()
     private let selector: (SourceElement) throws -> Source
     private let maxConcurrent: Int
     private let sourceSubscription = SingleAssignmentDisposable()
@@ -343,6 +360,7 @@ where Observer.Element == Source.Element {
     private var stopped = false
     private var subscribing = false
     private var handoff: [Observable<ResultElement>] = []
+    // Guarded by `listLock`.
     private var innersDisposed = false
     fileprivate var head: MergeLimitedInnerObserver<SourceElement, Source, Observer>?
     private var groupTraceID: UInt64 = 0
@@ -472,29 +490,44 @@ where Observer.Element == Source.Element {
     private func subscribeInner(_ source: Observable<ResultElement>) {
         let inner = MergeLimitedInnerObserver(parent: self)
         if groupTraceID != 0 { traceEdge(groupTraceID, inner.traceID, .owns) }
-        lock.lock()
+        listLock.lock()
         if innersDisposed {
-            lock.unlock()
+            listLock.unlock()
             return
         }
         inner.next = head
         head?.previous = inner
         head = inner
-        lock.unlock()
+        listLock.unlock()
 
         let subscription = source.subscribe(inner)
         if inner.traceID != 0 { traceEdge(inner.traceID, traceNodeID(of: subscription), .owns) }
 
-        lock.lock()
+        listLock.lock()
         let disposeNow = inner.finished || innersDisposed
         if !disposeNow { inner.subscription = subscription }
-        lock.unlock()
+        listLock.unlock()
         if disposeNow { subscription.dispose() }
     }
 
-    /// Takes `inner` out of the list of running inners and returns its subscription. Called
-    /// under `lock`.
+    /// Takes `inner` out of the list of running inners and returns its subscription.
     fileprivate func unlink(_ inner: MergeLimitedInnerObserver<SourceElement, Source, Observer>) -> Disposable? {
+        listLock.lock(); defer { listLock.unlock() }
+        return unlinkLocked(inner)
+    }
+
+    /// Marks the list disposed and empties it; returns the subscriptions to dispose.
+    private func unlinkAll() -> [Disposable] {
+        listLock.lock(); defer { listLock.unlock() }
+        innersDisposed = true
+        var subscriptions: [Disposable] = []
+        while let inner = head {
+            if let subscription = unlinkLocked(inner) { subscriptions.append(subscription) }
+        }
+        return subscriptions
+    }
+
+    private func unlinkLocked(_ inner: MergeLimitedInnerObserver<SourceElement, Source, Observer>) -> Disposable? {
         if inner.finished { return nil }
         inner.finished = true
         if let previous = inner.previous { previous.next = inner.next } else if head === inner { head = inner.next }
@@ -528,18 +561,9 @@ where Observer.Element == Source.Element {
     /// The subscription `run` returns: disposes the outer subscription and every inner one.
     private func disposeAll() {
         sourceSubscription.dispose()
-        var subscriptions: [Disposable] = []
-        lock.lock()
-        innersDisposed = true
-        queue.removeAll()
-        queueHead = 0
-        pending = nil
-        handoff.removeAll()
-        while let inner = head {
-            if let subscription = unlink(inner) { subscriptions.append(subscription) }
-        }
-        lock.unlock()
-        for subscription in subscriptions { subscription.dispose() }
+        // The waiting sources (`queue`, `pending`, `handoff`) stay until the sink goes: they are
+        // guarded by `lock`, which disposal must not take, and nothing subscribes them any more.
+        for subscription in unlinkAll() { subscription.dispose() }
     }
 }
 
@@ -548,7 +572,7 @@ final class MergeLimitedInnerObserver<SourceElement, Source: ObservableConvertib
     ObserverBase<Source.Element>
 where Observer.Element == Source.Element {
     private let parent: MergeLimitedSink<SourceElement, Source, Observer>
-    // Guarded by the parent's lock.
+    // Guarded by the parent's `listLock`.
     fileprivate var previous: MergeLimitedInnerObserver?
     fileprivate var next: MergeLimitedInnerObserver?
     fileprivate var subscription: Disposable?
