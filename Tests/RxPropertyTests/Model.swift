@@ -50,7 +50,9 @@ enum Model {
             return input.filter { if case .next(let v) = $0.kind { v % modulus == 0 } else { true } }
         case .scan(let seed):
             var accumulator = seed
-            return mapValues(input) { accumulator = accumulator &+ $0; return accumulator }
+            return mapValues(input) {
+                accumulator = accumulator &+ $0; return accumulator
+            }
         case .take(let count):
             guard count > 0 else { return [Timed(time: start, kind: .completed)] }
             var output: [Timed] = []

@@ -49,7 +49,8 @@ struct PipelinePropertyTests {
             "\(settings.count) random pipelines from seed \(settings.firstSeed) (\(modelled) checked against the model)"
                 + " in \(started.duration(to: .now)): \(failures) failing")
         // The generator reaches every operator, and the model sees a fair share of cases.
-        #expect(Set(seen.keys) == Set(Op.allNames), "operators never generated: \(Set(Op.allNames).subtracting(seen.keys))")
+        #expect(
+            Set(seen.keys) == Set(Op.allNames), "operators never generated: \(Set(Op.allNames).subtracting(seen.keys))")
         #expect(modelled * 5 >= settings.count)
     }
 
@@ -101,7 +102,10 @@ struct PropertyCheckTests {
 
     @Test func theModelFollowsRxSwiftsZipAndCombineLatest() {
         let a = SourceSpec(
-            hot: true, events: [.init(time: 221, kind: .next(1)), .init(time: 241, kind: .next(2)), .init(time: 261, kind: .completed)])
+            hot: true,
+            events: [
+                .init(time: 221, kind: .next(1)), .init(time: 241, kind: .next(2)), .init(time: 261, kind: .completed),
+            ])
         let b = SourceSpec(hot: true, events: [.init(time: 232, kind: .next(10)), .init(time: 302, kind: .completed)])
         let zip = PipelineCase(sources: [a, b], ops: [.zip(source: 1)], disposeAt: 1019)
         // The unpaired 2 stays queued; zip completes when both sources have.
@@ -117,7 +121,9 @@ struct PropertyCheckTests {
     @Test func theModelAgreesWithTheCoreOnAKnownCase() {
         let source = SourceSpec(
             hot: false,
-            events: [.init(time: 21, kind: .next(3)), .init(time: 41, kind: .next(3)), .init(time: 61, kind: .completed)])
+            events: [
+                .init(time: 21, kind: .next(3)), .init(time: 41, kind: .next(3)), .init(time: 61, kind: .completed),
+            ])
         let pipeline = PipelineCase(
             sources: [source], ops: [.startWith([3]), .distinctUntilChanged, .scan(seed: 1)], disposeAt: 1019)
         #expect(Model.expected(pipeline)?.map(\.description) == [".next(200, 4)", ".completed(261)"])

@@ -46,7 +46,9 @@ enum Properties {
     /// Every subscription to a testable observable was closed by the end.
     static func openSubscriptions(_ outcome: Outcome) -> [String] {
         outcome.subscriptions.flatMap { name, subscriptions in
-            subscriptions.filter { $0.unsubscribe == Int.max }.map { "\(name): subscription at \($0.subscribe) never closed" }
+            subscriptions.filter { $0.unsubscribe == Int.max }.map {
+                "\(name): subscription at \($0.subscribe) never closed"
+            }
         }
     }
 

@@ -62,7 +62,10 @@ extension Op {
         case .catchWith(let s): expression = "\(up).catch { _ in s\(s).asObservable() }"
         case .retry(let n): expression = "\(up).retry(\(n))"
         case .share(let replay):
-            return ["let \(name)s = \(up).share(replay: \(replay))", "let \(name) = Observable.merge(\(name)s, \(name)s.skip(1))"]
+            return [
+                "let \(name)s = \(up).share(replay: \(replay))",
+                "let \(name) = Observable.merge(\(name)s, \(name)s.skip(1))",
+            ]
         case .debounce(let due): expression = "\(up).debounce(.seconds(\(due)), scheduler: scheduler)"
         case .throttle(let due, let latest):
             expression = "\(up).throttle(.seconds(\(due)), latest: \(latest), scheduler: scheduler)"
