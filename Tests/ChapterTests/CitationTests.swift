@@ -15,8 +15,8 @@ import Testing
 /// - backticked names in the parentheses right after a `.swift` path are declared in that
 ///   file: `Type` (a class, struct, enum, protocol, extension or typealias), `member` (a func,
 ///   var, let, case, init, associated type or nested type) or `Type.member` (both);
-/// - a document number (000–004) in the prose of a chapter page links to its entry in
-///   `docs/sources.md`.
+/// - a document number (000–004) in the prose of a page links to its entry in
+///   `docs/sources.md` (from a Chinese page, `docs/sources.zh.md`).
 @Suite struct CitationTests {
     static let root = ChapterTranscriptTests.packageRoot
 
@@ -36,7 +36,7 @@ import Testing
                 pages.append("\(folder)/\(name)")
             }
         }
-        return pages + ["docs/chapters.md", "docs/sources.md", "docs/glossary.md"]
+        return pages + ["docs/chapters.md", "docs/sources.md", "docs/sources.zh.md", "docs/glossary.md"]
     }
 
     static var topReadmes: [String] {
@@ -133,43 +133,24 @@ import Testing
         }
     }
 
-    @Test(arguments: pages.filter { $0 != "docs/sources.md" } + topReadmes)
+    @Test(arguments: pages.filter { !$0.hasPrefix("docs/sources.") } + topReadmes)
     func documentNumbersLinkToSources(_ page: String) throws {
         let text = Markdown.prose(of: try Self.read(page))
+        // A Chinese page sends its reader to the Chinese page of the sources.
+        let sources = page.hasSuffix(".zh.md") ? "sources.zh.md" : "sources.md"
         var rest = text
         for link in Markdown.links(in: text)
         where link.text.range(of: #"^00[0-4]$"#, options: .regularExpression) != nil {
             #expect(
-                link.target.hasSuffix("sources.md#\(link.text)"),
-                "\(page): [\(link.text)](\(link.target)) should point at docs/sources.md#\(link.text)")
+                link.target.hasSuffix("\(sources)#\(link.text)"),
+                "\(page): [\(link.text)](\(link.target)) should point at docs/\(sources)#\(link.text)")
             rest = rest.replacingOccurrences(of: "[\(link.text)](\(link.target))", with: "")
         }
         let bare = try NSRegularExpression(pattern: #"(?<![0-9A-Za-z_./#\[-])(?<!\d,)00[0-4](?![0-9A-Za-z_./\]-]|,\d)"#)
         for match in bare.matches(in: rest, range: NSRange(rest.startIndex..., in: rest)) {
             let number = String(rest[Range(match.range, in: rest)!])
-            let to =
-                page.hasPrefix("Chapters/")
-                ? "../../docs/sources.md" : page.hasPrefix("docs/") ? "sources.md" : "docs/sources.md"
+            let to = (page.hasPrefix("Chapters/") ? "../../docs/" : page.hasPrefix("docs/") ? "" : "docs/") + sources
             Issue.record("\(page) names document \(number) without a link: write [\(number)](\(to)#\(number))")
-        }
-    }
-
-    /// README.md and README.zh.md of a folder link to each other.
-    @Test func languagesLinkToEachOther() throws {
-        var folders = ChapterTranscriptTests.chapterNumbers.compactMap { number in
-            Self.pages.first { $0.hasPrefix("Chapters/\(number)-") }.map { ($0 as NSString).deletingLastPathComponent }
-        }
-        folders.append("")
-        for folder in folders {
-            let english = folder.isEmpty ? "README.md" : "\(folder)/README.md"
-            let chinese = folder.isEmpty ? "README.zh.md" : "\(folder)/README.zh.md"
-            guard Self.exists(chinese) else { continue }
-            #expect(
-                Markdown.links(in: try Self.read(english)).contains { $0.target == "README.zh.md" },
-                "\(english) does not link to README.zh.md")
-            #expect(
-                Markdown.links(in: try Self.read(chinese)).contains { $0.target == "README.md" },
-                "\(chinese) does not link to README.md")
         }
     }
 
@@ -265,9 +246,13 @@ enum Markdown {
         return kept.joined(separator: "\n")
     }
 
+    /// `[text](target)` and `![text](target)`: the text, then the target.
+    static let link = try! NSRegularExpression(pattern: #"!?\[([^\]]*)\]\(([^)\s]+)\)"#)
+    /// A code span, which may run over one line break (not over a blank line): its content.
+    static let codeSpan = try! NSRegularExpression(pattern: #"`((?:[^`\n]|\n(?!\n))+)`"#)
+
     static func links(in text: String) -> [Link] {
-        let pattern = try! NSRegularExpression(pattern: #"!?\[([^\]]*)\]\(([^)\s]+)\)"#)
-        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+        link.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
             Link(
                 text: String(text[Range(match.range(at: 1), in: text)!]),
                 target: String(text[Range(match.range(at: 2), in: text)!]))
