@@ -45,6 +45,7 @@ let chapters: [(String, String)] = [
     ("16", "16-WrappingCallbackAPIs"),
     ("17", "17-GitHubSignup"),
     ("18", "18-TableBinding"),
+    ("19", "19-Connectables"),
 ]
 
 let package = Package(
@@ -98,6 +99,8 @@ let package = Package(
         .testTarget(
             name: "RxTestingTests", dependencies: ["RxCore", "RxTesting", "RxTest"], swiftSettings: swift5),
         .testTarget(name: "RxTraceTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),
+        // Random pipelines checked against the Rx contract and a plain-Swift model (docs/reliability.md).
+        .testTarget(name: "RxPropertyTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),
         // Hand-built traces shared by the rendering and CLI tests.
         .target(name: "TraceFixtures", dependencies: ["RxTrace"], path: "Tests/TraceFixtures", swiftSettings: swift5),
         .testTarget(

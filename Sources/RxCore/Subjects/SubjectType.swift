@@ -12,8 +12,8 @@ public protocol SubjectType: ObservableType {
 ///
 /// Not generic: each observer is kept as one closure that takes a pointer to what it receives
 /// (an `Element`, or an `Event<Element>`), so inserting, removing and walking the list in
-/// generic code costs no metadata lookup and a subscription makes one closure (see
-/// docs/performance.md).
+/// generic code costs no metadata lookup and a subscription makes one closure
+/// (docs/architecture.md, "Generic metadata").
 struct ObserverList {
     /// What a `Handler`'s pointer points to.
     enum Delivery {
@@ -44,7 +44,7 @@ struct ObserverList {
                 Self.deliver(pointer, delivery, to: traced)
             }
         } else {
-            // The element path touches no `Event`, whose metadata would be looked up per call.
+            // The element path touches no `Event` (docs/architecture.md, "Generic metadata").
             handlers.append { pointer, delivery in
                 if delivery == .element {
                     observer.onNext(pointer.assumingMemoryBound(to: Element.self).pointee)
@@ -132,62 +132,4 @@ final class SubscriptionDisposable: DisposeBase, Disposable {
 
 protocol SubjectUnsubscribing: TraceSelfRecording {
     func unsubscribe(_ key: Int)
-}
-
-/// Trace bookkeeping shared by subjects: the `subscribes` edge and the events they receive.
-extension Observable {
-    @inline(__always)
-    func traceSubscribe<Observer>(_ observer: Observer) {
-        if traceID != 0 {
-            let observerID = traceNodeID(of: observer)
-            traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
-            traceEdge(observerID, traceID, .subscribes)
-        }
-    }
-
-    /// `traceReceived(.next(element))`, out of line so untraced `onNext` never builds an `Event`.
-    @inline(never)
-    func traceReceivedNext(_ element: Element) {
-        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
-            guard Tracing.isOn, Tracing.refresh(local) else { return }
-            TraceHook.receivedNext(local, .on, node: traceID, element: element, recordEvent: true)
-        }
-    }
-
-    /// While tracing, the handler a subject keeps for `observer` instead of `observer.on`: it
-    /// also records the delivery (`forwardOn` from the subject, the event on the observer) so
-    /// sinks subscribed to a subject show what they received. Nil when not tracing.
-    @inline(__always)
-    func tracedHandler<Observer: ObserverType>(_ observer: Observer) -> ((Event<Observer.Element>) -> Void)? {
-        guard traceID != 0, Tracing.isOn else { return nil }
-        return makeTracedHandler(observer)
-    }
-
-    @inline(never)
-    private func makeTracedHandler<Observer: ObserverType>(_ observer: Observer) -> (Event<Observer.Element>) -> Void {
-        let subjectID = traceID
-        let observerID = traceNodeID(of: observer)
-        let recordsOwn = traceRecordsOwnEvents(observer)
-        return { event in
-            TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
-                guard Tracing.isOn, Tracing.refresh(local) else { return observer.on(event) }
-                if case .next(let element) = event {
-                    TraceHook.forwardedNext(
-                        local, from: subjectID, to: observerID, element: element, recordEvent: !recordsOwn)
-                } else {
-                    local.tracer?.forwarded(from: subjectID, to: observerID, event: event, recordEvent: !recordsOwn)
-                }
-                RunContext.pushDelivery(local, via: observerID)
-                observer.on(event)
-                RunContext.pop(local)
-            }
-        }
-    }
-
-    @inline(__always)
-    func traceReceived(_ event: Event<Element>) {
-        if traceID != 0, let tracer = Tracing.active {
-            tracer.received(.on, node: traceID, event: event, recordEvent: true)
-        }
-    }
 }
