@@ -89,11 +89,13 @@ final class BlockingOnTheMainThreadTests: XCTestCase {
     func testSubscribedOnTheMainSchedulerFromAnotherQueue() throws {
         let leaks = try assertNoLeaks {
             let background = ConcurrentDispatchQueueScheduler(qos: .default)
-            let value = try Observable<Int>.timer(.milliseconds(20), scheduler: background)
+            // `toArray`, not `first`: waiting for the end leaves nothing queued on the main queue,
+            // which the leak check (blocking the main thread) could not let run.
+            let values = try Observable<Int>.timer(.milliseconds(20), scheduler: background)
                 .observe(on: MainScheduler.instance)
                 .toBlocking(timeout: 5)
-                .first()
-            XCTAssertEqual(value, 0)
+                .toArray()
+            XCTAssertEqual(values, [0])
         }
         XCTAssertEqual(leaks, [:])
     }
