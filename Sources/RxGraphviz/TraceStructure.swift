@@ -33,6 +33,7 @@ struct TraceStructure {
 
     let document: TraceDocument
     let byID: [UInt64: TraceNode]
+    let leaks: TraceLeakReport
     let leaked: Set<UInt64>
     let subscriptions: [Subscription]
     /// Producers, observables and subjects not owned by an inner subscription, in id order.
@@ -47,7 +48,8 @@ struct TraceStructure {
         var byID: [UInt64: TraceNode] = [:]
         for node in document.nodes { byID[node.id] = node }
         self.byID = byID
-        leaked = Set(TraceLeakReport(document).nodes.map(\.id))
+        leaks = TraceLeakReport(document)
+        leaked = Set(leaks.nodes.map(\.id))
 
         var outgoing: [UInt64: [TraceEdge]] = [:]
         var incoming: [UInt64: [TraceEdge]] = [:]
