@@ -21,7 +21,7 @@ func chapter(_ number: String, _ folder: String) -> Target {
         name: "chapter\(number)",
         dependencies: ["RxCore", "RxTesting", "Workbook"],
         path: "Chapters/\(folder)",
-        exclude: ["README.md"],
+        exclude: ["README.md", "README.zh.md"],
         swiftSettings: swift5
     )
 }

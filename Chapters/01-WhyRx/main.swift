@@ -25,10 +25,11 @@ example("imperative") {
     print(newArray)
 }
 
-// 001 函数式编程: say *what*.
+// 001 函数式编程: say *what*. (001 writes `compactMap` here; a transform that cannot fail is a
+// `map` — see README, 原文勘误.)
 example("functional") {
     let array = [1, 2, 3, 4]
-    let newArray = array.compactMap {
+    let newArray = array.map {
         return $0 * 2
     }
     print(newArray)
@@ -54,20 +55,37 @@ example("filter and map") {
         .disposed(by: disposeBag)
 }
 
-// 001 响应式: events arrive over time (a button tap, then a network reply); the chain is written
-// once and reacts each time. A subject stands in for the button; time is virtual.
+/// A headless label: what `titleLabel.rx.text` would set.
+final class Label {
+    var text: String? {
+        didSet { print("label.text =", text ?? "nil") }
+    }
+}
+
+/// 001's `HomeApi.getTitle()`: a request that answers 0.3 s after it is sent (virtual time).
+func getTitle(on clock: VirtualClock) -> Observable<String> {
+    Observable.deferred {
+        print("\(clock.stamp) request sent")
+        return Observable<Int>.timer(.milliseconds(300), scheduler: clock.scheduler)
+            .map { _ in "mojito (answered at \(clock.stamp))" }
+    }
+}
+
+// 001 响应式: a tap, then a network reply, then the label. The chain is written once and reacts to
+// each tap. 001 subscribes to the request inside the tap's subscribe; the idiom is one chain:
+// flatMapLatest starts the request (and drops a reply that a newer tap made stale), bind(to:)
+// hands the result to the label. A subject stands in for the button; time is virtual.
 example("button tap → request → label", draw: true) {
     let disposeBag = DisposeBag()
     let tap = PublishSubject<Void>()
-    var label = ""
+    let titleLabel = Label()
     onVirtualTime { clock in
-        tap.map { "我是 mojito (\(clock.stamp))" }
-            .subscribe(onNext: { title in
-                label = title
-                print("label.text =", label)
-            })
+        tap.flatMapLatest { getTitle(on: clock) }
+            .map { title -> String? in "我是 \(title)" }
+            .bind(to: Binder(titleLabel) { label, text in label.text = text })
             .disposed(by: disposeBag)
         clock.at(1) { tap.onNext(()) }
         clock.at(2.5) { tap.onNext(()) }
+        clock.at(2.6) { tap.onNext(()) }
     }
 }

@@ -43,9 +43,10 @@ example("BehaviorSubject", draw: true) {
     subject.on(.completed)
 }
 
-// 003's `Variable` was deprecated in RxSwift 4.x and removed in 5; `BehaviorRelay` (RxCocoa's
-// RxRelay) replaces it. A relay cannot be terminated at all — it has no `on(.completed)` and it
-// does not complete when it is deallocated — so the two `Completed` lines 003 prints are gone.
+// 003's `Variable` was deprecated in RxSwift 4.0, still shipped in 5.x and removed in 6.0;
+// `BehaviorRelay` (module RxRelay since RxSwift 5; part of RxCocoa in 4) replaces it. A relay
+// cannot be terminated at all — it has no `on(.completed)` and it does not complete when it is
+// deallocated — so the two `Completed` lines 003 prints are gone.
 example("Variable") {
     let variable = BehaviorRelay(value: "z")
     writeSequenceToConsole(name: "1", sequence: variable)

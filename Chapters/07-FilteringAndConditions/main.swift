@@ -138,8 +138,10 @@ example("debounce", draw: true) {
     }
 }
 
-// 003: throttle → distinctUntilChanged → flatMapLatest(search): retyping the same text sends no
-// new request, and a new term cancels the running one.
+// 003 "Transient State": throttle → distinctUntilChanged → flatMapLatest { search.retry(3)
+// .startWith([]).catchErrorJustReturn([]) }. 003's `throttle` is RxSwift 2's, which was a
+// debounce, so RxSwift 6 writes `debounce`; `catchErrorJustReturn` is `catchAndReturn`.
+// Retyping the same text sends no new request, and a new term cancels the running one.
 example("search field") {
     onVirtualTime { clock in
         let text = PublishSubject<String>()
@@ -151,7 +153,9 @@ example("search field") {
                 print("\(clock.stamp) request \"\(query)\"")
                 return Observable<Int>.timer(.milliseconds(200), scheduler: clock.scheduler)
                     .map { _ in ["\(query) 1", "\(query) 2"] }
+                    .retry(3)
                     .startWith([]) // clears results on new search term
+                    .catchAndReturn([])
             }
             .subscribe(onNext: { print("\(clock.stamp) results \($0)") })
         clock.at(0.0) { text.onNext("ab") }

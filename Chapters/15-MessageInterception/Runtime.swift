@@ -74,7 +74,11 @@ func forwardInvocation(_ target: RuntimeObject, _ invocation: Invocation) {
     }
 }
 
-func RX_selector(_ selector: Selector) -> Selector { "_RX_namespace_" + selector }
+/// RxCocoa's prefix for the fake subclass and for the saved original method (`RX_PREFIX` in
+/// `_RXObjCRuntime.m`): `_RX_namespace_UIButton`, `_RX_namespace_setTitle:forState:`.
+let RX_PREFIX = "_RX_namespace_"
+
+func RX_selector(_ selector: Selector) -> Selector { RX_PREFIX + selector }
 
 // MARK: - MessageSentProxy: the subject a selector's events go through
 
@@ -91,10 +95,10 @@ final class MessageSentProxy {
 enum RXObjCRuntime {
     nonisolated(unsafe) static var dynamicSubclassByRealClass: [String: RuntimeClass] = [:]
 
-    /// `ensureHasDynamicFakeSubclass`: `RX_Button`, a subclass whose `class` lies.
+    /// `ensureHasDynamicFakeSubclass`: `_RX_namespace_UIButton`, a subclass whose `class` lies.
     static func ensureHasDynamicFakeSubclass(_ cls: RuntimeClass) -> RuntimeClass {
         if let existing = dynamicSubclassByRealClass[cls.name] { return existing }
-        let fake = RuntimeClass(name: "RX_" + cls.name, superclass: cls) // objc_allocateClassPair
+        let fake = RuntimeClass(name: RX_PREFIX + cls.name, superclass: cls) // objc_allocateClassPair
         fake.reportedName = cls.reportedName // swizzleClass:toActAs:
         print("  runtime: created class \(fake.name) : \(cls.name)")
         dynamicSubclassByRealClass[cls.name] = fake // objc_registerClassPair
@@ -103,7 +107,7 @@ enum RXObjCRuntime {
 
     /// `prepareTargetClassForObserving`: the target's isa now points at the fake subclass.
     static func prepareTargetClassForObserving(_ target: RuntimeObject) -> RuntimeClass {
-        if target.isa.name.hasPrefix("RX_") { return target.isa }
+        if target.isa.name.hasPrefix(RX_PREFIX) { return target.isa }
         let fake = ensureHasDynamicFakeSubclass(target.isa)
         print("  runtime: object_setClass(target, \(fake.name))")
         target.isa = fake

@@ -158,26 +158,10 @@ extension TraceNode {
     var shortName: String { "\(type) #\(id)" }
 }
 
-/// A top-level subscription as the views see it (for listings such as `rxtrace summary`).
-public struct TraceSubscriptionInfo: Sendable, Equatable {
-    /// 1-based, in order of creation.
-    public var number: Int
-    /// The observer at the end of its chain.
-    public var root: TraceNode
-    /// Nodes, inner subscriptions included.
-    public var nodeCount: Int
-    /// Inner subscriptions (flatMap & co.).
-    public var innerCount: Int
-}
-
 extension TraceRenderer {
-    /// The top-level subscriptions of a trace; any of their node ids names them in `--subscription`.
+    /// The top-level subscriptions of a trace (`Trace.subscriptions(in:)`); any of their node ids
+    /// names them in `--subscription`.
     public static func subscriptions(in document: TraceDocument) -> [TraceSubscriptionInfo] {
-        let structure = TraceStructure(document)
-        return structure.subscriptions.map {
-            TraceSubscriptionInfo(
-                number: $0.number, root: structure.byID[$0.root]!, nodeCount: $0.allNodes.count,
-                innerCount: $0.inner.count)
-        }
+        Trace.subscriptions(in: document)
     }
 }

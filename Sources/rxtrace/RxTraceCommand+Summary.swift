@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import RxGraphviz
 import RxTrace
 
 extension RxTraceCommand {
@@ -35,7 +34,7 @@ extension RxTraceCommand {
                 if count > 0 { steps += " \(call.rawValue) \(count)," }
             }
             text += steps.hasSuffix(",") ? String(steps.dropLast()) + "\n" : steps + " none\n"
-            let subscriptions = TraceRenderer.subscriptions(in: document)
+            let subscriptions = Trace.subscriptions(in: document)
             text += "subscriptions: \(subscriptions.count)\n"
             for info in subscriptions.prefix(20) {
                 text +=

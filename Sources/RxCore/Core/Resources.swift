@@ -122,3 +122,47 @@ public func shortTypeName(_ type: Any.Type) -> String {
     if let dot = name.lastIndex(of: ".") { name = String(name[name.index(after: dot)...]) }
     return name
 }
+
+/// Birth and death bookkeeping shared by every counted core object.
+///
+/// Each counted class stores a `ResourceCounter` and a trace id; `rxBirth` counts it and,
+/// when tracing, registers the node; `rxDeath` (from `deinit`) undoes both.
+@inline(__always)
+func rxBirth(_ counter: ResourceCounter, _ kind: TraceNodeKind, _ callSite: CallSite?) -> UInt64 {
+    counter.increment()
+    #if !RX_NO_TRACE
+    TraceAutostart.check() // `RXTRACE=…`: read once, at the first object (an atomic flag after)
+    #endif
+    guard let tracer = Tracing.active else { return 0 }
+    return tracedBirth(tracer, counter, kind, callSite)
+}
+
+@inline(__always)
+func rxDeath(_ counter: ResourceCounter, _ id: UInt64) {
+    rxDeath(Unmanaged.passUnretained(counter), id)
+}
+
+/// `rxDeath` for a counter an object keeps unretained: no retain/release around the count.
+@inline(__always)
+func rxDeath(_ counter: Unmanaged<ResourceCounter>, _ id: UInt64) {
+    counter._withUnsafeGuaranteedRef { $0.decrement() }
+    if id != 0, let tracer = Tracing.active { tracer.deinitialized(id) }
+}
+
+/// The counters of the hottest core types, so their births skip the by-type lookup.
+extension ResourceCounter {
+    static let sinkDisposer = named("SinkDisposer")
+    static let anonymousObservable = named("AnonymousObservable")
+    static let anonymousObservableSink = named("AnonymousObservableSink")
+    static let anonymousObserver = named("AnonymousObserver")
+    static let anonymousDisposable = named("AnonymousDisposable")
+    static let binaryDisposable = named("BinaryDisposable")
+    static let compositeDisposable = named("CompositeDisposable")
+    static let nopDisposable = named("NopDisposable")
+    static let map = named("Map")
+    static let mapSink = named("MapSink")
+    static let filter = named("Filter")
+    static let filterSink = named("FilterSink")
+    static let scheduledItem = named("ScheduledItem")
+    static let subscriptionDisposable = named("SubscriptionDisposable")
+}

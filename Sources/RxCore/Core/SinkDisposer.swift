@@ -9,9 +9,8 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
     }
 
     private let state = Atomic<Int>(0)
-    // Written before the state's release, read after its acquire: ordered by `state`.
-    // A no-op stands for "none" rather than an optional: an `Optional<any Disposable>` is
-    // copied and destroyed through the runtime's generic value witnesses.
+    // Written before the state's release, read after its acquire: ordered by `state`. A no-op
+    // stands for "none" rather than an optional (docs/architecture.md, "No optional existentials").
     @exclusivity(unchecked) private var sink: Disposable = NopDisposable()
     @exclusivity(unchecked) private var subscription: Disposable = NopDisposable()
     /// Trace node id (0 when not traced).
@@ -32,10 +31,7 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
     }
 
     func setSinkAndSubscription(sink: __owned Disposable, subscription: __owned Disposable) {
-        if traceID != 0 {
-            traceEdge(traceID, traceNodeID(of: sink), .owns)
-            traceEdge(traceID, traceNodeID(of: subscription), .owns)
-        }
+        if traceID != 0 { traceOwnership(sink, subscription) }
         self.sink = consume sink
         self.subscription = consume subscription
 
@@ -57,9 +53,8 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
             // Moved out rather than copied; the fields hold no-ops from here on.
             let sink = takeDisposable(&self.sink)
             let subscription = takeDisposable(&self.subscription)
-            traceDisposeStep(traceID, sink)
+            if traceID != 0 { return tracedDispose(sink, subscription) }
             sink.dispose()
-            traceDisposeStep(traceID, subscription)
             subscription.dispose()
         }
     }

@@ -37,6 +37,10 @@ final class AnonymousObservable<Element>: Producer<Element> {
     }
 }
 
+// The "stopped" flag of `create`'s sink, kept in `Sink.flags` above its disposed and traced
+// bits so the element path reads all three in one load (docs/architecture.md, "The flag byte").
+private let createStoppedFlag: UInt8 = 4
+
 /// The sink of `create` (step8 of 001): the `AnyObserver` handed to the handler points here;
 /// it forwards events downstream and stops after the first stop event.
 final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, ObserverType, TraceSelfRecording {
@@ -47,22 +51,24 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
         super.init(observer: observer, cancel: cancel, counter: .anonymousObservableSink)
     }
 
-    // Stopped after the first stop event (`stop()`, a flag of `Sink`'s, read with the
-    // disposed and traced flags in one load on the element path).
     func onNext(_ element: Element) {
-        // Traced, the `on` and the `forwardOn` that follows it are one record.
-        receiveAndForwardNext(element)
+        let flags = self.flags.load(ordering: .relaxed)
+        if flags != 0 {
+            // Traced, this `on` and the `forwardOn` that follows it are one record.
+            if flags & sinkTracedFlag != 0 {
+                return tracedReceiveAndForwardNext(element, stopped: flags & createStoppedFlag != 0)
+            }
+            return // stopped or disposed
+        }
+        observer.onNext(element)
     }
 
     func on(_ event: Event<Element>) {
-        #if !RX_NO_TRACE
-        if traceID != 0 { traceOn(event) }
-        #endif
         switch event {
-        case .next:
-            if isStopped { return }
-            forwardOn(event)
+        case .next(let element):
+            onNext(element)
         case .error, .completed:
+            if traceID != 0 { traceReceived(event) }
             if stop() {
                 forwardOn(event)
                 dispose()
@@ -70,10 +76,14 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
         }
     }
 
+    /// Sets the stopped flag; true for the call that stopped the sink.
+    private func stop() -> Bool {
+        flags.bitwiseOr(createStoppedFlag, ordering: .acquiringAndReleasing).oldValue & createStoppedFlag == 0
+    }
+
     @inline(never)
-    private func traceOn(_ event: Event<Element>) {
-        guard let tracer = Tracing.active else { return }
-        tracer.received(.on, node: traceID, event: event, recordEvent: true)
+    private func traceReceived(_ event: Event<Element>) {
+        Tracing.active?.received(.on, node: traceID, event: event, recordEvent: true)
     }
 
     func run(_ parent: Parent) -> Disposable {

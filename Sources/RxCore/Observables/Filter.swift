@@ -41,13 +41,8 @@ final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType, Pr
 
     func on(_ event: Event<Element>) {
         switch event {
-        case .next(let value):
-            do {
-                if try predicate(value) { forwardOn(.next(value)) }
-            } catch let e {
-                forwardOn(.error(e))
-                dispose()
-            }
+        case .next(let element):
+            onNext(element)
         case .completed, .error:
             forwardOn(event)
             dispose()

@@ -46,13 +46,7 @@ where Observer.Element == ResultType {
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let element):
-            do {
-                let mappedElement = try transform(element)
-                forwardOn(.next(mappedElement))
-            } catch let e {
-                forwardOn(.error(e))
-                dispose()
-            }
+            onNext(element)
         case .error(let error):
             forwardOn(.error(error))
             dispose()

@@ -205,10 +205,10 @@ class SteppingSink<Observer: ObserverType>: Sink<Observer>, TrampolineItem {
     /// queueing this sink again and taking it straight back off would change nothing, so it
     /// keeps stepping; as soon as other work is queued it yields to it.
     func invoke() {
-        let trampoline = CurrentThreadScheduler.currentTrampoline
+        let trampoline = CurrentThreadScheduler.trampoline
         while step() {
             if trampoline.hasQueuedWork {
-                CurrentThreadScheduler.enqueue(asTrampolineItem)
+                trampoline.enqueue(asTrampolineItem)
                 return
             }
         }

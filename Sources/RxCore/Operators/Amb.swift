@@ -48,10 +48,11 @@ final class AmbSink<Observer: ObserverType>: Sink<Observer> {
     }
 
     fileprivate func on(_ event: Event<Element>, from index: Int) {
+        if case .next(let element) = event { return onNext(element, from: index) }
         lock.lock(); defer { lock.unlock() }
         guard isWinner(index) else { return }
         forwardOn(event)
-        if event.isStopEvent { dispose() }
+        dispose()
     }
 
     /// Whether source `index` is the winner, making it the winner if nobody spoke yet (and

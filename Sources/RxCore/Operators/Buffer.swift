@@ -68,16 +68,16 @@ where Observer.Element == [Element] {
     }
 
     func on(_ event: Event<Element>) {
-        lock.lock(); defer { lock.unlock() }
         switch event {
         case .next(let element):
-            buffer.append(element)
-            if buffer.count == count { startNewWindowAndSendCurrentOne() }
+            onNext(element)
         case .error(let error):
+            lock.lock(); defer { lock.unlock() }
             buffer = []
             forwardOn(.error(error))
             dispose()
         case .completed:
+            lock.lock(); defer { lock.unlock() }
             forwardOn(.next(buffer))
             forwardOn(.completed)
             dispose()
@@ -163,26 +163,28 @@ where Observer.Element == Observable<Element> {
     }
 
     func onNext(_ element: Element) {
-        on(.next(element))
+        lock.lock(); defer { lock.unlock() }
+        subject.onNext(element)
+        windowCount += 1
+        if windowCount == count {
+            windowCount = 0
+            windowID &+= 1
+            startNewWindowAndCompleteCurrentOne()
+            createTimer(windowID)
+        }
     }
 
     func on(_ event: Event<Element>) {
-        lock.lock(); defer { lock.unlock() }
         switch event {
         case .next(let element):
-            subject.on(.next(element))
-            windowCount += 1
-            if windowCount == count {
-                windowCount = 0
-                windowID &+= 1
-                startNewWindowAndCompleteCurrentOne()
-                createTimer(windowID)
-            }
+            onNext(element)
         case .error(let error):
+            lock.lock(); defer { lock.unlock() }
             subject.on(.error(error))
             forwardOn(.error(error))
             dispose()
         case .completed:
+            lock.lock(); defer { lock.unlock() }
             subject.on(.completed)
             forwardOn(.completed)
             dispose()

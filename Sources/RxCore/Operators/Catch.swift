@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// On error, continues with the sequence `handler` returns for that error.
     ///
@@ -52,12 +50,10 @@ final class CatchSinkProxy<Observer: ObserverType>: ObserverBase<Observer.Elemen
     }
 }
 
-final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
+final class CatchSink<Observer: ObserverType>: ResubscribingSink<Observer> {
     typealias Handler = (Swift.Error) throws -> Observable<Element>
 
     private let handler: Handler
-    private let subscription = SerialDisposable()
 
     init(handler: @escaping Handler, observer: Observer, cancel: Cancelable) {
         self.handler = handler
@@ -65,32 +61,19 @@ final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     }
 
     func run(_ source: Observable<Element>) -> Disposable {
-        let d1 = SingleAssignmentDisposable()
-        subscription.disposable = d1
-        d1.setDisposable(source.subscribe(self))
+        subscribe(to: source)
         return subscription
     }
 
-    func onNext(_ element: Element) {
-        forwardNext(element)
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next:
-            forwardOn(event)
-        case .completed:
-            forwardOn(event)
-            dispose()
-        case .error(let error):
-            do {
-                let next = try handler(error)
-                if isDisposed { return }
-                subscription.disposable = next.subscribe(CatchSinkProxy(parent: self))
-            } catch let handlerError {
-                forwardOn(.error(handlerError))
-                dispose()
-            }
+    /// Continues with the handler's sequence, observed by a proxy so that its own error is
+    /// passed on rather than caught again.
+    override func failed(_ error: Swift.Error) {
+        do {
+            let next = try handler(error)
+            if isDisposed { return }
+            subscription.disposable = next.subscribe(CatchSinkProxy(parent: self))
+        } catch let handlerError {
+            forwardErrorAndDispose(handlerError)
         }
     }
 }

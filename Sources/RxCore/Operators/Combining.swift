@@ -79,7 +79,7 @@ final class CombiningObserver<Element, Value>: ObserverBase<Element> {
 
     override func onCore(_ event: Event<Element>) {
         switch event {
-        case .next(let element): receiver.receiveNext(convert(element), from: index)
+        case .next(let element): onNextCore(element)
         case .error(let error): receiver.receive(.error(error), from: index)
         case .completed: receiver.receive(.completed, from: index)
         }

@@ -33,12 +33,7 @@ final class CompactMapSink<SourceType, Observer: ObserverType>: Sink<Observer>, 
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let element):
-            do {
-                if let mapped = try transform(element) { forwardOn(.next(mapped)) }
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
+            onNext(element)
         case .error(let error):
             forwardOn(.error(error))
             dispose()

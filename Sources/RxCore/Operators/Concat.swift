@@ -4,9 +4,9 @@ extension ObservableType {
     public func concatMap<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source, file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Source.Element> {
-        MergeLimited(
-            source: asObservable(), selector: selector, maxConcurrent: 1, callSite: CallSite(file, line),
-            counter: ResourceCounter.concatMap)
+        FlatMap(
+            source: asObservable(), selector: selector, limit: .maxConcurrent(1), counter: .concatMap,
+            callSite: CallSite(file, line))
     }
 
     /// The elements of this observable, then, once it completes, those of `second`.
@@ -45,9 +45,9 @@ extension ObservableType {
 extension ObservableType where Element: ObservableConvertibleType {
     /// The elements of each inner observable in turn: `merge(maxConcurrent: 1)`.
     public func concat(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
-        MergeLimited(
-            source: asObservable(), selector: { $0 }, maxConcurrent: 1, callSite: CallSite(file, line),
-            counter: ResourceCounter.concat)
+        FlatMap(
+            source: asObservable(), selector: { $0 }, limit: .maxConcurrent(1), counter: .concat,
+            callSite: CallSite(file, line))
     }
 }
 

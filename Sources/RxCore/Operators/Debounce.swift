@@ -98,20 +98,22 @@ final class DebounceSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     }
 
     func onNext(_ element: Element) {
-        on(.next(element))
+        gate.lock(); defer { gate.unlock() }
+        perform(machine.withLock { $0.next(element) })
     }
 
     func on(_ event: Event<Element>) {
-        gate.lock(); defer { gate.unlock() }
         switch event {
         case .next(let element):
-            perform(machine.withLock { $0.next(element) })
+            onNext(element)
         case .error(let error):
+            gate.lock(); defer { gate.unlock() }
             if case .fail = machine.withLock({ $0.failed() }) {
                 forwardOn(.error(error))
                 dispose()
             }
         case .completed:
+            gate.lock(); defer { gate.unlock() }
             perform(machine.withLock { $0.completed() })
         }
     }

@@ -181,8 +181,13 @@ final class DelaySubscriptionSink<Observer: ObserverType>: Sink<Observer>, Obser
     }
 
     func on(_ event: Event<Element>) {
-        forwardOn(event)
-        if event.isStopEvent { dispose() }
+        switch event {
+        case .next(let element):
+            onNext(element)
+        case .error, .completed:
+            forwardOn(event)
+            dispose()
+        }
     }
 }
 

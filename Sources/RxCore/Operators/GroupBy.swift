@@ -54,30 +54,28 @@ where Observer.Element == GroupedObservable<Key, Element> {
     }
 
     func onNext(_ value: Element) {
-        on(.next(value))
+        let key: Key
+        do {
+            key = try keySelector(value)
+        } catch {
+            fail(error)
+            return
+        }
+        let writer: PublishSubject<Element>
+        if let existing = groups[key] {
+            writer = existing
+        } else {
+            writer = PublishSubject()
+            groups[key] = writer
+            forwardNext(GroupedObservable(key: key, source: RefCountedObservable(source: writer, refCount: refCount)))
+        }
+        writer.onNext(value)
     }
 
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let value):
-            let key: Key
-            do {
-                key = try keySelector(value)
-            } catch {
-                fail(error)
-                return
-            }
-            let writer: PublishSubject<Element>
-            if let existing = groups[key] {
-                writer = existing
-            } else {
-                writer = PublishSubject()
-                groups[key] = writer
-                forwardOn(
-                    .next(GroupedObservable(key: key, source: RefCountedObservable(source: writer, refCount: refCount)))
-                )
-            }
-            writer.on(.next(value))
+            onNext(value)
         case .error(let error):
             fail(error)
         case .completed:

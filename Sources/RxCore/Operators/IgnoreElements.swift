@@ -20,8 +20,8 @@ where Observer.Element == Swift.Never {
 
     func on(_ event: Event<SourceType>) {
         switch event {
-        case .next:
-            break
+        case .next(let element):
+            onNext(element)
         case .error(let error):
             forwardOn(.error(error))
             dispose()

@@ -26,8 +26,11 @@ where Observer.Element == Event<SourceType> {
     }
 
     func on(_ event: Event<SourceType>) {
-        forwardOn(.next(event))
-        if event.isStopEvent {
+        switch event {
+        case .next(let element):
+            onNext(element)
+        case .error, .completed:
+            forwardOn(.next(event))
             forwardOn(.completed)
             dispose()
         }

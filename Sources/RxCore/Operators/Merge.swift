@@ -10,7 +10,8 @@ extension ObservableType {
     public func flatMap<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source, file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Source.Element> {
-        FlatMap(source: asObservable(), selector: selector, firstOnly: false, callSite: CallSite(file, line))
+        FlatMap(
+            source: asObservable(), selector: selector, limit: .none, counter: .flatMap, callSite: CallSite(file, line))
     }
 
     /// Like `flatMap`, but ignores elements that arrive while an inner observable is still
@@ -18,7 +19,9 @@ extension ObservableType {
     public func flatMapFirst<Source: ObservableConvertibleType>(
         _ selector: @escaping (Element) throws -> Source, file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Source.Element> {
-        FlatMap(source: asObservable(), selector: selector, firstOnly: true, callSite: CallSite(file, line))
+        FlatMap(
+            source: asObservable(), selector: selector, limit: .firstOnly, counter: .flatMapFirst,
+            callSite: CallSite(file, line))
     }
 }
 
@@ -26,7 +29,8 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// Merges the elements of every inner observable; completes when the outer and all inner
     /// observables have completed.
     public func merge(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element.Element> {
-        FlatMap(source: asObservable(), selector: { $0 }, firstOnly: false, callSite: CallSite(file, line))
+        FlatMap(
+            source: asObservable(), selector: { $0 }, limit: .none, counter: .flatMap, callSite: CallSite(file, line))
     }
 
     /// Merges the inner observables, with at most `maxConcurrent` subscribed at a time; the
@@ -35,8 +39,9 @@ extension ObservableType where Element: ObservableConvertibleType {
         maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element.Element> {
         precondition(maxConcurrent > 0, "merge(maxConcurrent:): maxConcurrent must be positive")
-        return MergeLimited(
-            source: asObservable(), selector: { $0 }, maxConcurrent: maxConcurrent, callSite: CallSite(file, line))
+        return FlatMap(
+            source: asObservable(), selector: { $0 }, limit: .maxConcurrent(maxConcurrent), counter: .mergeLimited,
+            callSite: CallSite(file, line))
     }
 }
 
@@ -63,9 +68,11 @@ extension ObservableType {
     }
 }
 
-// MARK: - Unlimited merge (flatMap, flatMapFirst, merge())
+// MARK: - The sinks
 
-/// The sink of `flatMap`, `flatMapFirst`, `merge()` and static `merge`.
+/// What every merging sink shares: `MergeSink` (`flatMap`, `flatMapFirst`, `merge()`, static
+/// `merge`) and `MergeLimitedSink` (`merge(maxConcurrent:)`, `concatMap`, `concat`). They differ
+/// only in what an outer element does (`onNext`) and in sources waiting their turn.
 ///
 /// Events arrive from the outer source and from every inner one, possibly on several threads
 /// and possibly re-entrantly (an inner source fed from a subscriber downstream). A recursive
@@ -74,30 +81,33 @@ extension ObservableType {
 /// The running inner observers form an intrusive doubly linked list (RxSwift keeps them in a
 /// `CompositeDisposable`): adding and removing one costs no allocation and no hashing, which is
 /// most of the cost of a short-lived inner such as `just`.
-final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>,
+class MergeSinkBase<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>,
     ObserverType
 where Observer.Element == Source.Element {
     typealias Element = SourceElement
     typealias ResultElement = Source.Element
     typealias Inner = MergeInnerObserver<SourceElement, Source, Observer>
 
-    fileprivate let lock = NSRecursiveLock()
+    let lock = NSRecursiveLock()
     private let selector: (SourceElement) throws -> Source
-    private let firstOnly: Bool
+    /// Names the inner observers in live counts and traces.
+    private let innerCounter: ResourceCounter
     private let sourceSubscription = SingleAssignmentDisposable()
     // Guarded by `lock` (so no dynamic exclusivity checks: the lock orders every access).
-    @exclusivity(unchecked) private var activeCount = 0
-    @exclusivity(unchecked) private var stopped = false
+    @exclusivity(unchecked) var activeCount = 0
+    @exclusivity(unchecked) var stopped = false
     @exclusivity(unchecked) private var innersDisposed = false
     @exclusivity(unchecked) fileprivate var head: Inner?
     // Set in `run`, before any event can arrive.
     @exclusivity(unchecked) private var groupTraceID: UInt64 = 0
 
-    init(selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool, observer: Observer, cancel: Cancelable)
-    {
+    init(
+        selector: @escaping (SourceElement) throws -> Source, innerCounter: ResourceCounter, observer: Observer,
+        cancel: Cancelable, counter: ResourceCounter
+    ) {
         self.selector = selector
-        self.firstOnly = firstOnly
-        super.init(observer: observer, cancel: cancel, counter: .mergeSink)
+        self.innerCounter = innerCounter
+        super.init(observer: observer, cancel: cancel, counter: counter)
     }
 
     func run(_ source: Observable<SourceElement>) -> Disposable {
@@ -106,24 +116,8 @@ where Observer.Element == Source.Element {
         return group
     }
 
-    /// Static `merge`: every source is an inner one and the "outer" is already complete.
-    func run(sources: [Observable<ResultElement>]) -> Disposable {
-        let group = makeGroup()
-        lock.lock()
-        activeCount = sources.count
-        stopped = true
-        lock.unlock()
-        if sources.isEmpty {
-            forwardOn(.completed)
-            dispose()
-        } else {
-            for source in sources { subscribeInner(source) }
-        }
-        return group
-    }
-
     /// The subscription `run` returns; in a trace it owns the outer subscription and every inner.
-    private func makeGroup() -> Disposable {
+    final func makeGroup() -> Disposable {
         let group = Disposables.create(with: disposeAll)
         if traceID != 0 {
             groupTraceID = traceNodeID(of: group)
@@ -132,23 +126,20 @@ where Observer.Element == Source.Element {
         return group
     }
 
+    /// An outer element. Subclasses override it.
     func onNext(_ element: SourceElement) {
-        lock.lock()
-        if firstOnly && activeCount > 0 {
-            lock.unlock()
-            return
-        }
-        let inner: Source
+        fatalError("MergeSinkBase.onNext must be overridden")
+    }
+
+    /// The source `selector` makes of an outer element; nil when it threw, which ends the
+    /// sequence with that error. Called under `lock`.
+    final func source(for element: SourceElement) -> Observable<ResultElement>? {
         do {
-            inner = try selector(element)
+            return try selector(element).asObservable()
         } catch {
             forwardErrorAndDispose(error)
-            lock.unlock()
-            return
+            return nil
         }
-        activeCount += 1
-        lock.unlock()
-        subscribeInner(inner.asObservable())
     }
 
     func on(_ event: Event<SourceElement>) {
@@ -171,8 +162,9 @@ where Observer.Element == Source.Element {
         }
     }
 
-    private func subscribeInner(_ source: Observable<ResultElement>) {
-        let inner = Inner(parent: self)
+    /// Subscribes a new inner observer to `source`, unless everything was disposed.
+    final func subscribeInner(_ source: Observable<ResultElement>) {
+        let inner = Inner(parent: self, counter: innerCounter)
         if groupTraceID != 0 { traceEdge(groupTraceID, inner.traceID, .owns) }
         lock.lock()
         if innersDisposed {
@@ -196,7 +188,7 @@ where Observer.Element == Source.Element {
     }
 
     /// Takes `inner` out of the list and returns its subscription. Called under `lock`.
-    fileprivate func unlink(_ inner: Inner) -> Disposable? {
+    private func unlink(_ inner: Inner) -> Disposable? {
         if inner.finished { return nil }
         inner.finished = true
         if let previous = inner.previous { previous.next = inner.next } else if head === inner { head = inner.next }
@@ -208,12 +200,21 @@ where Observer.Element == Source.Element {
         return subscription
     }
 
-    /// An inner source completed. Called under `lock`.
-    fileprivate func innerCompleted(_ inner: Inner) {
+    /// An inner source completed: the next waiting source takes its place, else the sequence
+    /// ends once the outer one has. Called under `lock`.
+    fileprivate final func innerCompleted(_ inner: Inner) {
         unlink(inner)?.dispose()
+        if subscribeNextWaiting() { return }
         activeCount -= 1
         if stopped && activeCount == 0 { forwardCompletedAndDispose() }
     }
+
+    /// Subscribes the next source waiting its turn, if any; true when there was one. Called
+    /// under `lock`.
+    func subscribeNextWaiting() -> Bool { false }
+
+    /// Forgets the sources waiting their turn. Called under `lock`, when everything is disposed.
+    func dropWaiting() {}
 
     /// The subscription `run` returns: disposes the outer subscription and every inner one.
     private func disposeAll() {
@@ -221,6 +222,7 @@ where Observer.Element == Source.Element {
         var subscriptions: [Disposable] = []
         lock.lock()
         innersDisposed = true
+        dropWaiting()
         while let inner = head {
             if let subscription = unlink(inner) { subscriptions.append(subscription) }
         }
@@ -229,21 +231,21 @@ where Observer.Element == Source.Element {
     }
 }
 
-/// Subscribed to one inner source of a `MergeSink`; a node of the sink's list of running inners.
+/// Subscribed to one inner source of a merging sink; a node of the sink's list of running inners.
 final class MergeInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: ObserverBase<
     Source.Element
 >
 where Observer.Element == Source.Element {
-    private let parent: MergeSink<SourceElement, Source, Observer>
+    private let parent: MergeSinkBase<SourceElement, Source, Observer>
     // Guarded by the parent's lock (so no dynamic exclusivity checks).
     @exclusivity(unchecked) fileprivate var previous: MergeInnerObserver?
     @exclusivity(unchecked) fileprivate var next: MergeInnerObserver?
     @exclusivity(unchecked) fileprivate var subscription: Disposable?
     @exclusivity(unchecked) fileprivate var finished = false
 
-    init(parent: MergeSink<SourceElement, Source, Observer>) {
+    init(parent: MergeSinkBase<SourceElement, Source, Observer>, counter: ResourceCounter) {
         self.parent = parent
-        super.init(counter: .mergeInnerObserver)
+        super.init(counter: counter)
         traceEdge(traceID, parent.traceID, .forward)
     }
 
@@ -253,15 +255,15 @@ where Observer.Element == Source.Element {
     }
 
     override func onCore(_ event: Event<Source.Element>) {
-        parent.lock.lock(); defer { parent.lock.unlock() }
         switch event {
-        case .next:
-            parent.forwardOn(event)
+        case .next(let element):
+            onNextCore(element)
         case .error:
+            parent.lock.lock(); defer { parent.lock.unlock() }
             parent.forwardOn(event)
             parent.dispose()
         case .completed:
-            parent.innerCompleted(self)
+            onCompletedCore()
         }
     }
 
@@ -272,51 +274,48 @@ where Observer.Element == Source.Element {
     }
 }
 
-final class FlatMap<SourceElement, Source: ObservableConvertibleType>: Producer<Source.Element> {
-    private let source: Observable<SourceElement>
-    private let selector: (SourceElement) throws -> Source
+/// The sink of `flatMap`, `flatMapFirst`, `merge()` and static `merge`: every outer element's
+/// source is subscribed at once (`flatMapFirst`: only while none is running).
+final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: MergeSinkBase<
+    SourceElement, Source, Observer
+>
+where Observer.Element == Source.Element {
     private let firstOnly: Bool
 
-    init(
-        source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool,
-        callSite: CallSite?
-    ) {
-        self.source = source
-        self.selector = selector
+    init(selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool, observer: Observer, cancel: Cancelable)
+    {
         self.firstOnly = firstOnly
-        super.init(counter: firstOnly ? ResourceCounter.flatMapFirst : .flatMap, callSite: callSite)
-        traceSource(source)
+        super.init(
+            selector: selector, innerCounter: .mergeInnerObserver, observer: observer, cancel: cancel,
+            counter: .mergeSink)
     }
 
-    override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
-        let sink = MergeSink(selector: selector, firstOnly: firstOnly, observer: observer, cancel: cancel)
-        let subscription = sink.run(source)
-        return (sink: sink, subscription: subscription)
+    /// Static `merge`: every source is an inner one and the "outer" is already complete.
+    func run(sources: [Observable<ResultElement>]) -> Disposable {
+        let group = makeGroup()
+        lock.lock()
+        activeCount = sources.count
+        stopped = true
+        lock.unlock()
+        if sources.isEmpty {
+            forwardCompletedAndDispose()
+        } else {
+            for source in sources { subscribeInner(source) }
+        }
+        return group
+    }
+
+    override func onNext(_ element: SourceElement) {
+        lock.lock()
+        guard !(firstOnly && activeCount > 0), let inner = source(for: element) else {
+            lock.unlock()
+            return
+        }
+        activeCount += 1
+        lock.unlock()
+        subscribeInner(inner)
     }
 }
-
-final class MergeArray<Element>: Producer<Element> {
-    private let sources: [Observable<Element>]
-
-    init(sources: [Observable<Element>], callSite: CallSite?) {
-        self.sources = sources
-        super.init(counter: ResourceCounter.mergeArray, callSite: callSite)
-        for source in sources { traceSource(source) }
-    }
-
-    override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = MergeSink<Observable<Element>, Observable<Element>, Observer>(
-            selector: { $0 }, firstOnly: false, observer: observer, cancel: cancel)
-        let subscription = sink.run(sources: sources)
-        return (sink: sink, subscription: subscription)
-    }
-}
-
-// MARK: - Limited merge (merge(maxConcurrent:), concatMap, concat)
 
 /// The sink of `merge(maxConcurrent:)`, `concatMap`, `concat()` and static `concat`.
 ///
@@ -325,50 +324,24 @@ final class MergeArray<Element>: Producer<Element> {
 /// Inner sources that complete synchronously inside `subscribe` would make that a recursion as
 /// deep as the number of sources; instead the thread already subscribing picks them up in a loop
 /// (`handoff`), so `concat` of 100,000 `just`s runs in constant stack.
-final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>,
-    ObserverType
+final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>:
+    MergeSinkBase<SourceElement, Source, Observer>
 where Observer.Element == Source.Element {
-    typealias Element = SourceElement
-    typealias ResultElement = Source.Element
-
-    fileprivate let lock = NSRecursiveLock()
-    private let selector: (SourceElement) throws -> Source
     private let maxConcurrent: Int
-    private let sourceSubscription = SingleAssignmentDisposable()
     // Guarded by `lock`.
     private var queue: [Observable<ResultElement>] = []
     private var queueHead = 0
     private var pending: AnyIterator<Observable<ResultElement>>?
-    private var activeCount = 0
-    private var stopped = false
     private var subscribing = false
     private var handoff: [Observable<ResultElement>] = []
-    private var innersDisposed = false
-    fileprivate var head: MergeLimitedInnerObserver<SourceElement, Source, Observer>?
-    private var groupTraceID: UInt64 = 0
 
     init(
         selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int, observer: Observer, cancel: Cancelable
     ) {
-        self.selector = selector
         self.maxConcurrent = maxConcurrent
-        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.mergeLimitedSink)
-    }
-
-    func run(_ source: Observable<SourceElement>) -> Disposable {
-        let group = makeGroup()
-        sourceSubscription.setDisposable(source.subscribe(self))
-        return group
-    }
-
-    /// The subscription `run` returns; in a trace it owns the outer subscription and every inner.
-    private func makeGroup() -> Disposable {
-        let group = Disposables.create(with: disposeAll)
-        if traceID != 0 {
-            groupTraceID = traceNodeID(of: group)
-            traceEdge(groupTraceID, sourceSubscription.traceID, .owns)
-        }
-        return group
+        super.init(
+            selector: selector, innerCounter: .mergeLimitedInnerObserver, observer: observer, cancel: cancel,
+            counter: .mergeLimitedSink)
     }
 
     /// Static `concat`: the sources come from `sources`, one after the other.
@@ -385,56 +358,30 @@ where Observer.Element == Source.Element {
         if let first {
             subscribeLoop(first)
         } else {
-            forwardOn(.completed)
-            dispose()
+            forwardCompletedAndDispose()
         }
         return group
     }
 
-    func onNext(_ element: SourceElement) {
-        on(.next(element))
-    }
-
-    func on(_ event: Event<SourceElement>) {
-        switch event {
-        case .next(let element):
-            lock.lock()
-            let inner: Observable<ResultElement>
-            do {
-                inner = try selector(element).asObservable()
-            } catch {
-                forwardOn(.error(error))
-                dispose()
+    override func onNext(_ element: SourceElement) {
+        lock.lock()
+        guard let inner = source(for: element) else {
+            lock.unlock()
+            return
+        }
+        if activeCount < maxConcurrent {
+            activeCount += 1
+            if subscribing {
+                handoff.append(inner)
                 lock.unlock()
-                return
-            }
-            if activeCount < maxConcurrent {
-                activeCount += 1
-                if subscribing {
-                    handoff.append(inner)
-                    lock.unlock()
-                } else {
-                    subscribing = true
-                    lock.unlock()
-                    subscribeLoop(inner)
-                }
             } else {
-                queue.append(inner)
+                subscribing = true
                 lock.unlock()
+                subscribeLoop(inner)
             }
-        case .error(let error):
-            lock.lock(); defer { lock.unlock() }
-            forwardOn(.error(error))
-            dispose()
-        case .completed:
-            lock.lock(); defer { lock.unlock() }
-            stopped = true
-            if activeCount == 0 {
-                forwardOn(.completed)
-                dispose()
-            } else {
-                sourceSubscription.dispose()
-            }
+        } else {
+            queue.append(inner)
+            lock.unlock()
         }
     }
 
@@ -470,144 +417,86 @@ where Observer.Element == Source.Element {
         }
     }
 
-    private func subscribeInner(_ source: Observable<ResultElement>) {
-        let inner = MergeLimitedInnerObserver(parent: self)
-        if groupTraceID != 0 { traceEdge(groupTraceID, inner.traceID, .owns) }
-        lock.lock()
-        if innersDisposed {
-            lock.unlock()
-            return
+    override func subscribeNextWaiting() -> Bool {
+        guard let next = dequeue() else { return false }
+        if subscribing {
+            handoff.append(next)
+        } else {
+            subscribing = true
+            subscribeLoop(next)
         }
-        inner.next = head
-        head?.previous = inner
-        head = inner
-        lock.unlock()
-
-        let subscription = source.subscribe(inner)
-        if inner.traceID != 0 { traceEdge(inner.traceID, traceNodeID(of: subscription), .owns) }
-
-        lock.lock()
-        let disposeNow = inner.finished || innersDisposed
-        if !disposeNow { inner.subscription = subscription }
-        lock.unlock()
-        if disposeNow { subscription.dispose() }
+        return true
     }
 
-    /// Takes `inner` out of the list of running inners and returns its subscription. Called
-    /// under `lock`.
-    fileprivate func unlink(_ inner: MergeLimitedInnerObserver<SourceElement, Source, Observer>) -> Disposable? {
-        if inner.finished { return nil }
-        inner.finished = true
-        if let previous = inner.previous { previous.next = inner.next } else if head === inner { head = inner.next }
-        inner.next?.previous = inner.previous
-        inner.previous = nil
-        inner.next = nil
-        let subscription = inner.subscription
-        inner.subscription = nil
-        return subscription
-    }
-
-    /// An inner source completed. Called under `lock`.
-    fileprivate func innerCompleted(_ inner: MergeLimitedInnerObserver<SourceElement, Source, Observer>) {
-        unlink(inner)?.dispose()
-        if let next = dequeue() {
-            if subscribing {
-                handoff.append(next)
-            } else {
-                subscribing = true
-                subscribeLoop(next)
-            }
-            return
-        }
-        activeCount -= 1
-        if stopped && activeCount == 0 {
-            forwardOn(.completed)
-            dispose()
-        }
-    }
-
-    /// The subscription `run` returns: disposes the outer subscription and every inner one.
-    private func disposeAll() {
-        sourceSubscription.dispose()
-        var subscriptions: [Disposable] = []
-        lock.lock()
-        innersDisposed = true
+    override func dropWaiting() {
         queue.removeAll()
         queueHead = 0
         pending = nil
         handoff.removeAll()
-        while let inner = head {
-            if let subscription = unlink(inner) { subscriptions.append(subscription) }
-        }
-        lock.unlock()
-        for subscription in subscriptions { subscription.dispose() }
     }
 }
 
-/// Subscribed to one inner source of a `MergeLimitedSink`.
-final class MergeLimitedInnerObserver<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>:
-    ObserverBase<Source.Element>
-where Observer.Element == Source.Element {
-    private let parent: MergeLimitedSink<SourceElement, Source, Observer>
-    // Guarded by the parent's lock.
-    fileprivate var previous: MergeLimitedInnerObserver?
-    fileprivate var next: MergeLimitedInnerObserver?
-    fileprivate var subscription: Disposable?
-    fileprivate var finished = false
+// MARK: - Producers
 
-    init(parent: MergeLimitedSink<SourceElement, Source, Observer>) {
-        self.parent = parent
-        super.init(counter: .mergeLimitedInnerObserver)
-        traceEdge(traceID, parent.traceID, .forward)
+/// The producer of every merge of a source's inner observables: `flatMap`, `flatMapFirst`,
+/// `merge()`, `merge(maxConcurrent:)`, `concatMap`, `concat()`.
+final class FlatMap<SourceElement, Source: ObservableConvertibleType>: Producer<Source.Element> {
+    /// How many inner sources run at once.
+    enum Limit {
+        /// All of them (`flatMap`, `merge()`).
+        case none
+        /// One; elements that arrive while it runs are dropped (`flatMapFirst`).
+        case firstOnly
+        /// At most this many; the others wait their turn (`merge(maxConcurrent:)`, `concat`).
+        case maxConcurrent(Int)
     }
 
-    override func onNextCore(_ element: Source.Element) {
-        parent.lock.lock(); defer { parent.lock.unlock() }
-        parent.forwardNext(element)
-    }
-
-    override func onCore(_ event: Event<Source.Element>) {
-        parent.lock.lock(); defer { parent.lock.unlock() }
-        switch event {
-        case .next:
-            parent.forwardOn(event)
-        case .error:
-            parent.forwardOn(event)
-            parent.dispose()
-        case .completed:
-            parent.innerCompleted(self)
-        }
-    }
-
-    /// The end of an inner source, without an `Event`: most inners (`just`) end this way.
-    override func onCompletedCore() {
-        parent.lock.lock(); defer { parent.lock.unlock() }
-        parent.innerCompleted(self)
-    }
-}
-
-final class MergeLimited<SourceElement, Source: ObservableConvertibleType>: Producer<Source.Element> {
     private let source: Observable<SourceElement>
     private let selector: (SourceElement) throws -> Source
-    private let maxConcurrent: Int
+    private let limit: Limit
 
     init(
-        source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int,
-        callSite: CallSite?, counter: ResourceCounter? = nil
+        source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Source, limit: Limit,
+        counter: ResourceCounter, callSite: CallSite?
     ) {
         self.source = source
         self.selector = selector
-        self.maxConcurrent = maxConcurrent
-        super.init(counter: counter ?? ResourceCounter.mergeLimited, callSite: callSite)
+        self.limit = limit
+        super.init(counter: counter, callSite: callSite)
         traceSource(source)
     }
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: Cancelable
     ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
-        let sink = MergeLimitedSink(
-            selector: selector, maxConcurrent: maxConcurrent, observer: observer, cancel: cancel)
+        let sink: MergeSinkBase<SourceElement, Source, Observer>
+        switch limit {
+        case .none, .firstOnly:
+            let firstOnly = if case .firstOnly = limit { true } else { false }
+            sink = MergeSink(selector: selector, firstOnly: firstOnly, observer: observer, cancel: cancel)
+        case .maxConcurrent(let count):
+            sink = MergeLimitedSink(selector: selector, maxConcurrent: count, observer: observer, cancel: cancel)
+        }
         let subscription = sink.run(source)
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+final class MergeArray<Element>: Producer<Element> {
+    private let sources: [Observable<Element>]
+
+    init(sources: [Observable<Element>], callSite: CallSite?) {
+        self.sources = sources
+        super.init(counter: ResourceCounter.mergeArray, callSite: callSite)
+        for source in sources { traceSource(source) }
+    }
+
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = MergeSink<Observable<Element>, Observable<Element>, Observer>(
+            selector: { $0 }, firstOnly: false, observer: observer, cancel: cancel)
+        let subscription = sink.run(sources: sources)
         return (sink: sink, subscription: subscription)
     }
 }
@@ -617,9 +506,6 @@ extension ResourceCounter {
     fileprivate static let mergeSink = named("MergeSink")
     fileprivate static let mergeInnerObserver = named("MergeInnerObserver")
     fileprivate static let mergeLimitedInnerObserver = named("MergeLimitedInnerObserver")
-}
-
-extension ResourceCounter {
     fileprivate static let flatMapFirst = named("FlatMapFirst")
     fileprivate static let mergeArray = named("MergeArray")
     fileprivate static let mergeLimited = named("MergeLimited")

@@ -215,8 +215,8 @@ where Connectable.Element == Observer.Element {
 
     func on(_ event: Event<Element>) {
         switch event {
-        case .next:
-            forwardOn(event)
+        case .next(let element):
+            onNext(element)
         case .error, .completed:
             parent.lock.lock()
             if parent.connectionID == connectionIDSnapshot {

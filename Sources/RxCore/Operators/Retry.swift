@@ -54,27 +54,10 @@ extension ObservableType {
     }
 }
 
-/// Runs resubscriptions one after another on the thread that asked first: a resubscription
-/// asked for while one is in progress (a source that fails while being subscribed) is done
-/// when that one returns, so retrying a synchronous failure loops instead of recursing.
-final class RetryGate {
-    private let pending = Atomic<Int>(0)
-
-    func run(_ work: () -> Void) {
-        if pending.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 { return }
-        repeat {
-            work()
-        } while pending.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue != 0
-    }
-}
-
-final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
+/// The sink of `retry` and `retry(_:)`: subscribes again after an error while attempts are left.
+final class RetrySink<Observer: ObserverType>: ResubscribingSink<Observer> {
     private let source: Observable<Element>
     private let attemptsLeft: Mutex<Int?>
-    private let gate = RetryGate()
-    let subscription = SerialDisposable()
 
     init(source: Observable<Element>, maxAttemptCount: Int?, observer: Observer, cancel: Cancelable) {
         self.source = source
@@ -82,7 +65,7 @@ final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("RetrySink"))
     }
 
-    /// Subscribes once more if attempts are left; false when none are.
+    /// Takes one attempt; false when none are left.
     private func takeAttempt() -> Bool {
         attemptsLeft.withLock { left in
             guard let count = left else { return true }
@@ -94,43 +77,19 @@ final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
 
     func run() -> Disposable {
         if takeAttempt() {
-            subscribeAgain()
+            subscribe(to: source)
         } else {
-            forwardOn(.completed)
-            dispose()
+            forwardCompletedAndDispose()
         }
         return subscription
     }
 
-    private func subscribeAgain() {
-        gate.run {
-            if isDisposed { return }
-            let attempt = SingleAssignmentDisposable()
-            subscription.disposable = attempt
-            attempt.setDisposable(source.subscribe(self))
-        }
-    }
-
-    func onNext(_ element: Element) {
-        forwardNext(element)
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next:
-            forwardOn(event)
-        case .completed:
-            forwardOn(event)
-            dispose()
-        case .error:
-            // The failed attempt is over: end its subscription now, not at the next attempt.
-            subscription.disposable = Disposables.create()
-            if takeAttempt() {
-                subscribeAgain()
-            } else {
-                forwardOn(event)
-                dispose()
-            }
+    override func failed(_ error: Swift.Error) {
+        endAttempt()
+        if takeAttempt() {
+            subscribe(to: source)
+        } else {
+            forwardErrorAndDispose(error)
         }
     }
 }
@@ -172,7 +131,7 @@ final class RetryWhenTriggerObserver<Observer: ObserverType, Error: Swift.Error>
         guard let parent else { return }
         switch event {
         case .next:
-            parent.subscribeAgain()
+            parent.resubscribe()
         case .error(let error):
             parent.forwardOn(.error(error))
             parent.dispose()
@@ -183,13 +142,9 @@ final class RetryWhenTriggerObserver<Observer: ObserverType, Error: Swift.Error>
     }
 }
 
-final class RetryWhenSink<Observer: ObserverType, Error: Swift.Error>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
+final class RetryWhenSink<Observer: ObserverType, Error: Swift.Error>: ResubscribingSink<Observer> {
     private let source: Observable<Element>
     private let errors = PublishSubject<Error>()
-    private let gate = RetryGate()
-    private let sourceSubscription = SerialDisposable()
     private let triggerSubscription = SingleAssignmentDisposable()
 
     init(source: Observable<Element>, observer: Observer, cancel: Cancelable) {
@@ -200,39 +155,23 @@ final class RetryWhenSink<Observer: ObserverType, Error: Swift.Error>: Sink<Obse
     func run(_ notificationHandler: (Observable<Error>) -> Observable<Void>) -> Disposable {
         let trigger = notificationHandler(errors.asObservable())
         triggerSubscription.setDisposable(trigger.subscribe(RetryWhenTriggerObserver(parent: self)))
-        subscribeAgain()
-        return Disposables.create(sourceSubscription, triggerSubscription)
+        resubscribe()
+        return Disposables.create(subscription, triggerSubscription)
     }
 
-    func subscribeAgain() {
-        gate.run {
-            if isDisposed { return }
-            let attempt = SingleAssignmentDisposable()
-            sourceSubscription.disposable = attempt
-            attempt.setDisposable(source.subscribe(self))
-        }
+    /// The trigger sequence emitted: the next attempt.
+    func resubscribe() {
+        subscribe(to: source)
     }
 
-    func onNext(_ element: Element) {
-        forwardNext(element)
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next:
-            forwardOn(event)
-        case .completed:
-            forwardOn(event)
-            dispose()
-        case .error(let error):
-            // The failed attempt is over: end its subscription before asking the trigger.
-            sourceSubscription.disposable = Disposables.create()
-            if let typed = error as? Error {
-                errors.on(.next(typed))
-            } else {
-                forwardOn(event)
-                dispose()
-            }
+    /// Hands the error to the trigger sequence, which decides (through its observer) whether to
+    /// subscribe again; an error of another type is passed on.
+    override func failed(_ error: Swift.Error) {
+        endAttempt()
+        if let typed = error as? Error {
+            errors.onNext(typed)
+        } else {
+            forwardErrorAndDispose(error)
         }
     }
 }

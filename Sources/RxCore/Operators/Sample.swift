@@ -41,14 +41,15 @@ final class SampleSink<SampleType, Observer: ObserverType>: Sink<Observer>, Obse
     }
 
     func on(_ event: Event<Element>) {
-        lock.lock(); defer { lock.unlock() }
         switch event {
         case .next(let value):
-            element = value
+            onNext(value)
         case .error:
+            lock.lock(); defer { lock.unlock() }
             forwardOn(event)
             dispose()
         case .completed:
+            lock.lock(); defer { lock.unlock() }
             atEnd = true
             sourceSubscription.dispose()
         }

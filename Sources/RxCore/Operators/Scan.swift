@@ -82,13 +82,7 @@ final class ScanSink<SourceType, Observer: ObserverType>: Sink<Observer>, Observ
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let element):
-            do {
-                try accumulator(&accumulate, element)
-                forwardOn(.next(accumulate))
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
+            onNext(element)
         case .error(let error):
             forwardOn(.error(error))
             dispose()
@@ -149,12 +143,7 @@ final class ReduceSink<SourceType, AccumulateType, Observer: ObserverType>: Sink
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let element):
-            do {
-                accumulation = try parent.accumulator(accumulation, element)
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
+            onNext(element)
         case .error(let error):
             forwardOn(.error(error))
             dispose()
@@ -218,7 +207,7 @@ where Observer.Element == [SourceType] {
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let element):
-            elements.append(element)
+            onNext(element)
         case .error(let error):
             forwardOn(.error(error))
             dispose()

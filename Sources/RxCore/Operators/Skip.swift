@@ -174,14 +174,15 @@ final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>, Observ
     }
 
     func on(_ event: Event<Element>) {
-        lock.lock(); defer { lock.unlock() }
         switch event {
-        case .next:
-            if forwardElements { forwardOn(event) }
+        case .next(let element):
+            onNext(element)
         case .error:
+            lock.lock(); defer { lock.unlock() }
             forwardOn(event)
             dispose()
         case .completed:
+            lock.lock(); defer { lock.unlock() }
             if forwardElements { forwardOn(event) }
             dispose()
         }
@@ -204,15 +205,15 @@ final class SkipUntilOtherObserver<Other, Observer: ObserverType>: ObserverBase<
     }
 
     override func onCore(_ event: Event<Other>) {
-        parent.lock.lock(); defer { parent.lock.unlock() }
         switch event {
-        case .next:
-            parent.forwardElements = true
-            parent.otherSubscription.dispose()
+        case .next(let element):
+            onNextCore(element)
         case .error(let error):
+            parent.lock.lock(); defer { parent.lock.unlock() }
             parent.forwardOn(.error(error))
             parent.dispose()
         case .completed:
+            parent.lock.lock(); defer { parent.lock.unlock() }
             parent.otherSubscription.dispose()
         }
     }

@@ -33,8 +33,13 @@ final class StartWithSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
     }
 
     func on(_ event: Event<Element>) {
-        forwardOn(event)
-        if event.isStopEvent { dispose() }
+        switch event {
+        case .next(let element):
+            onNext(element)
+        case .error, .completed:
+            forwardOn(event)
+            dispose()
+        }
     }
 }
 

@@ -31,8 +31,13 @@ final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, ObserverTyp
     }
 
     func on(_ event: Event<Element>) {
-        forwardOn(event)
-        if event.isStopEvent { dispose() }
+        switch event {
+        case .next(let element):
+            onNext(element)
+        case .error, .completed:
+            forwardOn(event)
+            dispose()
+        }
     }
 
     func run(_ source: Observable<Element>, scheduler: ImmediateSchedulerType) -> Disposable {

@@ -146,29 +146,31 @@ where Observer.Element == Source.Element {
     }
 
     func onNext(_ element: SourceElement) {
-        on(.next(element))
+        gate.lock(); defer { gate.unlock() }
+        let inner: Observable<Observer.Element>
+        do {
+            inner = try selector(element).asObservable()
+        } catch {
+            perform(machine.withLock { $0.failed() }, error: error)
+            return
+        }
+        if case .subscribeInner(let id) = machine.withLock({ $0.outerNext() }) {
+            // Replacing the serial disposable disposes the previous inner first.
+            let innerObserver = SwitchInnerObserver(parent: self, id: id)
+            innerSubscription.disposable = innerObserver.subscription
+            innerObserver.subscription.setDisposable(inner.subscribe(innerObserver))
+        }
     }
 
     func on(_ event: Event<SourceElement>) {
-        gate.lock(); defer { gate.unlock() }
         switch event {
         case .next(let element):
-            let inner: Observable<Observer.Element>
-            do {
-                inner = try selector(element).asObservable()
-            } catch {
-                perform(machine.withLock { $0.failed() }, error: error)
-                return
-            }
-            if case .subscribeInner(let id) = machine.withLock({ $0.outerNext() }) {
-                // Replacing the serial disposable disposes the previous inner first.
-                let innerObserver = SwitchInnerObserver(parent: self, id: id)
-                innerSubscription.disposable = innerObserver.subscription
-                innerObserver.subscription.setDisposable(inner.subscribe(innerObserver))
-            }
+            onNext(element)
         case .error(let error):
+            gate.lock(); defer { gate.unlock() }
             perform(machine.withLock { $0.failed() }, error: error)
         case .completed:
+            gate.lock(); defer { gate.unlock() }
             perform(machine.withLock { $0.outerCompleted() })
         }
     }
@@ -179,13 +181,14 @@ where Observer.Element == Source.Element {
     }
 
     fileprivate func innerOn(_ event: Event<Observer.Element>, id: UInt64) {
-        gate.lock(); defer { gate.unlock() }
         switch event {
-        case .next:
-            if case .forward = machine.withLock({ $0.innerNext(id: id) }) { forwardOn(event) }
+        case .next(let element):
+            innerNext(element, id: id)
         case .error(let error):
+            gate.lock(); defer { gate.unlock() }
             perform(machine.withLock { $0.failed(innerID: id) }, error: error)
         case .completed:
+            gate.lock(); defer { gate.unlock() }
             perform(machine.withLock { $0.innerCompleted(id: id) })
         }
     }

@@ -159,11 +159,11 @@ final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, Observ
     }
 
     func on(_ event: Event<Element>) {
-        lock.lock(); defer { lock.unlock() }
         switch event {
-        case .next:
-            forwardOn(event)
+        case .next(let element):
+            onNext(element)
         case .error, .completed:
+            lock.lock(); defer { lock.unlock() }
             forwardOn(event)
             dispose()
         }
@@ -186,15 +186,15 @@ final class TakeUntilOtherObserver<Other, Observer: ObserverType>: ObserverBase<
     }
 
     override func onCore(_ event: Event<Other>) {
-        parent.lock.lock(); defer { parent.lock.unlock() }
         switch event {
-        case .next:
-            parent.forwardOn(.completed)
-            parent.dispose()
+        case .next(let element):
+            onNextCore(element)
         case .error(let error):
+            parent.lock.lock(); defer { parent.lock.unlock() }
             parent.forwardOn(.error(error))
             parent.dispose()
         case .completed:
+            parent.lock.lock(); defer { parent.lock.unlock() }
             parent.otherSubscription.dispose()
         }
     }

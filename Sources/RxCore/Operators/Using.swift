@@ -40,8 +40,13 @@ final class UsingSink<Resource: Disposable, Observer: ObserverType>: Sink<Observ
     }
 
     func on(_ event: Event<Element>) {
-        forwardOn(event)
-        if event.isStopEvent { dispose() }
+        switch event {
+        case .next(let element):
+            onNext(element)
+        case .error, .completed:
+            forwardOn(event)
+            dispose()
+        }
     }
 }
 

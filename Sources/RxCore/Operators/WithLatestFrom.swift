@@ -58,20 +58,15 @@ final class WithLatestFromSink<FirstType, SecondType, Observer: ObserverType>: S
     }
 
     func on(_ event: Event<FirstType>) {
-        lock.lock(); defer { lock.unlock() }
         switch event {
         case .next(let value):
-            guard let latest else { return }
-            do {
-                forwardOn(.next(try resultSelector(value, latest)))
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
+            onNext(value)
         case .error(let error):
+            lock.lock(); defer { lock.unlock() }
             forwardOn(.error(error))
             dispose()
         case .completed:
+            lock.lock(); defer { lock.unlock() }
             forwardOn(.completed)
             dispose()
         }
@@ -93,14 +88,15 @@ final class WithLatestFromSecond<FirstType, SecondType, Observer: ObserverType>:
     }
 
     override func onCore(_ event: Event<SecondType>) {
-        parent.lock.lock(); defer { parent.lock.unlock() }
         switch event {
         case .next(let value):
-            parent.latest = value
+            onNextCore(value)
         case .error(let error):
+            parent.lock.lock(); defer { parent.lock.unlock() }
             parent.forwardOn(.error(error))
             parent.dispose()
         case .completed:
+            parent.lock.lock(); defer { parent.lock.unlock() }
             parent.secondSubscription.dispose()
         }
     }

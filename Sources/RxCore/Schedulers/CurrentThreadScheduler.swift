@@ -7,24 +7,6 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, @unchecked Se
     /// The singleton.
     public static let instance = CurrentThreadScheduler()
 
-    final class Trampoline {
-        // Only ever touched by its own thread.
-        @exclusivity(unchecked) var isRunning = false
-        @exclusivity(unchecked) var queue: [any TrampolineItem] = []
-        @exclusivity(unchecked) var head = 0
-
-        /// Whether other work waits behind whatever runs now.
-        var hasQueuedWork: Bool { head < queue.count }
-    }
-
-    /// This thread's trampoline (made on first use).
-    @inline(__always)
-    static var currentTrampoline: Trampoline {
-        ThreadLocal<Trampoline>.existing(.trampoline) ?? trampoline.value
-    }
-
-    private static let trampoline = ThreadLocal<Trampoline>(slot: .trampoline) { Trampoline() }
-
     private init() {}
 
     /// True when no trampoline is running on this thread, so a `schedule` call must start one
@@ -34,57 +16,83 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, @unchecked Se
     }
 
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        let trampoline = Self.currentTrampoline
-        if trampoline.isRunning {
-            let item = ScheduledItem { action(state) }
-            trampoline.queue.append(item)
-            return item
+        let trampoline = Self.trampoline
+        if trampoline.isScheduleRequired {
+            return trampoline.schedule { action(state) }
         }
-        return Self.runTrampoline(trampoline) { action(state) }
+        let item = ScheduledItem { action(state) }
+        trampoline.enqueue(item)
+        return item
     }
 
-    /// `schedule` for a caller that has just seen `isScheduleRequired`: starts this thread's
-    /// trampoline with `action` as its first work, run at once, then drains what it queued.
-    /// Because the action runs before this returns it doesn't escape, so nothing is allocated
-    /// (the untraced path of `Producer.subscribe`).
-    /// Runs `action` as the first work of `trampoline`, which is not running (a `Producer`
-    /// that found `isScheduleRequired`): `schedule` minus the escaping closure.
-    static func start(_ trampoline: Trampoline, _ action: () -> Disposable) -> Disposable {
-        precondition(!trampoline.isRunning, "start: a trampoline already runs on this thread")
-        return runTrampoline(trampoline, first: action)
-    }
-
+    /// Queues `item` on this thread's trampoline, or runs it at once when none is running.
     static func enqueue(_ item: any TrampolineItem) {
-        let trampoline = currentTrampoline
-        if trampoline.isRunning {
-            trampoline.queue.append(item)
-        } else {
-            _ = runTrampoline(trampoline) {
+        let trampoline = self.trampoline
+        if trampoline.isScheduleRequired {
+            _ = trampoline.schedule {
                 item.invoke()
                 return NopDisposable.noOp
             }
+        } else {
+            trampoline.enqueue(item)
         }
     }
 
-    private static func runTrampoline(_ trampoline: Trampoline, first action: () -> Disposable) -> Disposable {
-        trampoline.isRunning = true
-        defer {
-            trampoline.isRunning = false
-            trampoline.queue.removeAll(keepingCapacity: true)
-            trampoline.head = 0
-        }
-        let disposable = action()
-        while trampoline.head < trampoline.queue.count {
-            let item = trampoline.queue[trampoline.head]
-            trampoline.head += 1
-            if trampoline.head >= 1024 && trampoline.head * 2 >= trampoline.queue.count {
-                trampoline.queue.removeFirst(trampoline.head)
-                trampoline.head = 0
+    /// This thread's trampoline (made on first use).
+    @inline(__always)
+    static var trampoline: Trampoline {
+        ThreadLocal<Trampoline>.existing(.trampoline) ?? threadTrampoline.value
+    }
+
+    private static let threadTrampoline = ThreadLocal<Trampoline>(slot: .trampoline) { Trampoline() }
+
+    /// A thread's queue of work, and whether it is running it.
+    final class Trampoline {
+        // Only ever touched by its own thread.
+        @exclusivity(unchecked) private(set) var isRunning = false
+        @exclusivity(unchecked) private var queue: [any TrampolineItem] = []
+        @exclusivity(unchecked) private var head = 0
+
+        /// `isScheduleRequired`, for this trampoline.
+        var isScheduleRequired: Bool { !isRunning }
+
+        /// Whether other work waits behind whatever runs now.
+        var hasQueuedWork: Bool { head < queue.count }
+
+        /// Runs `action` at once as the first work of this trampoline, which is not running, then
+        /// everything queued while it runs: `schedule` when `isScheduleRequired`. The action runs
+        /// before this returns, so it does not escape and nothing is allocated for it.
+        func schedule(_ action: () -> Disposable) -> Disposable {
+            precondition(!isRunning, "a trampoline already runs on this thread")
+            isRunning = true
+            defer {
+                isRunning = false
+                queue.removeAll(keepingCapacity: true)
+                head = 0
             }
-            if item.isDisposed { continue }
-            item.invoke()
+            let disposable = action()
+            while let item = dequeue() {
+                if item.isDisposed { continue }
+                item.invoke()
+            }
+            return disposable
         }
-        return disposable
+
+        func enqueue(_ item: any TrampolineItem) {
+            queue.append(item)
+        }
+
+        private func dequeue() -> (any TrampolineItem)? {
+            guard head < queue.count else { return nil }
+            let item = queue[head]
+            head += 1
+            // A long run drops what it has done, so the queue does not grow without bound.
+            if head >= 1024 && head * 2 >= queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
+            return item
+        }
     }
 }
 

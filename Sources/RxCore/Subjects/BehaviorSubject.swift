@@ -54,6 +54,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     }
 
     public func on(_ event: Event<Element>) {
+        if case .next(let element) = event { return onNext(element) }
         traceReceived(event)
         lock.lock()
         if disposed || stoppedEvent != nil {
@@ -61,14 +62,9 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
             return
         }
         let handlers = observers.handlers
-        switch event {
-        case .next(let value):
-            element = value
-        case .error, .completed:
-            stoppedEvent = event
-            stopped = true
-            observers.removeAll()
-        }
+        stoppedEvent = event
+        stopped = true
+        observers.removeAll()
         lock.unlock()
         ObserverList.dispatch(event: event, to: handlers)
     }

@@ -50,17 +50,16 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
 
     /// Sends `event` to every current observer; after a stop event, nothing more is sent.
     public func on(_ event: Event<Element>) {
+        if case .next(let element) = event { return onNext(element) }
         traceReceived(event)
         var handlers: [ObserverList.Handler] = []
         lock.withLock { _ in
             _ = published.load(ordering: .acquiring)
             if disposed || stopped { return }
             handlers = observers.handlers
-            if event.isStopEvent {
-                stoppedEvent = event
-                stopped = true
-                observers.removeAll()
-            }
+            stoppedEvent = event
+            stopped = true
+            observers.removeAll()
         }
         ObserverList.dispatch(event: event, to: handlers)
     }

@@ -1,7 +1,7 @@
-import RxTrace
+import RxCore
 
-/// The shape of a trace as the views need it: top-level subscriptions, the inner subscriptions
-/// nested in them (flatMap & co.), which nodes leaked.
+/// The shape of a trace as the views and the CLI need it: top-level subscriptions, the inner
+/// subscriptions nested in them (flatMap & co.), which nodes leaked.
 ///
 /// A top-level subscription is a connected piece of the subscription side of the graph (sinks,
 /// observers, disposables, scheduled items joined by `forward` and `owns` edges). Inside it, a
@@ -9,41 +9,42 @@ import RxTrace
 /// subscription's own observer — an observable made per element, like the `just` in
 /// `flatMap { .just($0) }`. Inner sinks, the observers they forward to, the disposers that own
 /// them and the producers that made only them form the inner subscriptions.
-struct TraceStructure {
-    struct Subscription {
+package struct TraceStructure {
+    package struct Subscription {
         /// 1-based, in order of the subscription's first node.
-        var number: Int
+        package var number: Int
         /// The observer at the end of the chain (no outgoing `forward`), or the first node.
-        var root: UInt64
+        package var root: UInt64
         /// Every node of the subscription outside its inner subscriptions, in id order.
-        var nodes: [UInt64]
-        var inner: [InnerSubscription]
+        package var nodes: [UInt64]
+        package var inner: [InnerSubscription]
         /// All node ids, inner ones included.
-        var allNodes: Set<UInt64>
+        package var allNodes: Set<UInt64>
         /// Producers whose sinks are in this subscription (source chain included).
-        var producers: Set<UInt64>
+        package var producers: Set<UInt64>
     }
 
-    struct InnerSubscription {
+    package struct InnerSubscription {
         /// In id order; producers made for it come first.
-        var nodes: [UInt64]
+        package var nodes: [UInt64]
         /// Equal for inner subscriptions that draw the same.
-        var signature: String
+        package var signature: String
     }
 
-    let document: TraceDocument
-    let byID: [UInt64: TraceNode]
-    let leaks: TraceLeakReport
-    let leaked: Set<UInt64>
-    let subscriptions: [Subscription]
+    package let document: TraceDocument
+    package let byID: [UInt64: TraceNode]
+    /// What was left open (`leaked` is its nodes' ids).
+    package let leaks: TraceLeakReport
+    package let leaked: Set<UInt64>
+    package let subscriptions: [Subscription]
     /// Producers, observables and subjects not owned by an inner subscription, in id order.
-    let observables: [UInt64]
+    package let observables: [UInt64]
     /// Which subscription each subscription-side node belongs to (index into `subscriptions`).
-    let subscriptionOf: [UInt64: Int]
+    package let subscriptionOf: [UInt64: Int]
 
-    static let subscriptionKinds: Set<TraceNodeKind> = [.sink, .observer, .disposable, .scheduled]
+    package static let subscriptionKinds: Set<TraceNodeKind> = [.sink, .observer, .disposable, .scheduled]
 
-    init(_ document: TraceDocument) {
+    package init(_ document: TraceDocument) {
         self.document = document
         var byID: [UInt64: TraceNode] = [:]
         for node in document.nodes { byID[node.id] = node }
@@ -229,13 +230,37 @@ struct TraceStructure {
     }
 
     /// The subscription holding node `id` (any of its nodes names it).
-    func subscription(containing id: UInt64) -> Subscription? {
+    package func subscription(containing id: UInt64) -> Subscription? {
         if let index = subscriptionOf[id] { return subscriptions[index] }
         return subscriptions.first { $0.allNodes.contains(id) }
     }
 }
 
 /// Union-find with path halving; the smaller id becomes the root so results are deterministic.
+/// A top-level subscription of a trace, for listings such as `rxtrace summary`.
+public struct TraceSubscriptionInfo: Sendable, Equatable {
+    /// 1-based, in order of creation.
+    public var number: Int
+    /// The observer at the end of its chain.
+    public var root: TraceNode
+    /// Nodes, inner subscriptions included.
+    public var nodeCount: Int
+    /// Inner subscriptions (flatMap & co.).
+    public var innerCount: Int
+}
+
+extension Trace {
+    /// The top-level subscriptions of a trace, in order of creation.
+    public static func subscriptions(in document: TraceDocument) -> [TraceSubscriptionInfo] {
+        let structure = TraceStructure(document)
+        return structure.subscriptions.map {
+            TraceSubscriptionInfo(
+                number: $0.number, root: structure.byID[$0.root]!, nodeCount: $0.allNodes.count,
+                innerCount: $0.inner.count)
+        }
+    }
+}
+
 struct UnionFind {
     private var parent: [UInt64: UInt64] = [:]
 

@@ -1,0 +1,63 @@
+import Synchronization
+
+/// The sink of an operator that subscribes again when a sequence fails (`retry`,
+/// `retry(when:)`, `catch`): elements and completion pass straight on, an error goes to
+/// `failed(_:)`, which subscribes again or passes it on.
+class ResubscribingSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    /// The current attempt's subscription (part of what `run` returns).
+    let subscription = SerialDisposable()
+    private let gate = ResubscriptionGate()
+
+    func onNext(_ element: Element) {
+        forwardNext(element)
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            onNext(element)
+        case .completed:
+            forwardOn(event)
+            dispose()
+        case .error(let error):
+            failed(error)
+        }
+    }
+
+    /// The current attempt failed with `error`. Subclasses subscribe again or pass it on.
+    func failed(_ error: Swift.Error) {
+        forwardErrorAndDispose(error)
+    }
+
+    /// Subscribes this sink to `source` as a new attempt, unless it was disposed.
+    final func subscribe(to source: Observable<Element>) {
+        gate.run {
+            if isDisposed { return }
+            // Assigned before subscribing: an attempt that fails inside `subscribe` ends this one.
+            let attempt = SingleAssignmentDisposable()
+            subscription.disposable = attempt
+            attempt.setDisposable(source.subscribe(self))
+        }
+    }
+
+    /// Ends the failed attempt's subscription now, not when the next attempt replaces it.
+    final func endAttempt() {
+        subscription.disposable = Disposables.create()
+    }
+}
+
+/// Runs resubscriptions one after another on the thread that asked first: a resubscription
+/// asked for while one is in progress (a source that fails while being subscribed) is done
+/// when that one returns, so retrying a synchronous failure loops instead of recursing.
+final class ResubscriptionGate {
+    private let pending = Atomic<Int>(0)
+
+    func run(_ work: () -> Void) {
+        if pending.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 { return }
+        repeat {
+            work()
+        } while pending.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue != 0
+    }
+}

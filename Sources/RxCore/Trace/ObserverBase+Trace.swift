@@ -1,0 +1,37 @@
+extension ObserverBase {
+    /// `onNext` of an observer born while tracing: the steps `on` and `onCore` and the event,
+    /// or an `eventAfterTermination` anomaly once stopped.
+    @inline(never)
+    final func tracedOnNext(_ element: Element) {
+        if isStopped { return traceLateNext(element) }
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+            guard Tracing.isOn, Tracing.refresh(local) else { return }
+            TraceHook.observedNext(local, node: traceID, element: element)
+        }
+        onNextCore(element)
+    }
+
+    /// The stop events of `on` for an observer born while tracing.
+    @inline(never)
+    final func tracedStop(_ event: Event<Element>) {
+        guard stop() else { return traceLate(event) }
+        Tracing.active?.observed(node: traceID, event: event)
+        onCore(event)
+    }
+
+    /// `onCompleted` of an observer born while tracing.
+    @inline(never)
+    final func tracedOnCompleted() {
+        guard stop() else { return traceLate(.completed) }
+        Tracing.active?.observed(node: traceID, event: Event<Element>.completed)
+        onCompletedCore()
+    }
+
+    // Out of line: `tracedOnNext` never sets up the `Event` made here (docs/architecture.md).
+    @inline(never)
+    private func traceLateNext(_ element: Element) { traceLate(.next(element)) }
+
+    private func traceLate(_ event: Event<Element>) {
+        Tracing.active?.anomaly(node: traceID, .eventAfterTermination, detail: event.debugDescription)
+    }
+}

@@ -1,0 +1,68 @@
+/// What this thread is doing, as far as the trace's call sites need it (touched only while
+/// tracing). While a producer runs: which producer it is and the call site of the subscription,
+/// so sinks born inside `run` take that call site and get their `run` edge from the producer.
+/// While a traced hop delivers an event: the node it delivers to, so nodes born while the event
+/// is handled (the inner subscriptions of `flatMap` & co.) take that node's call site.
+///
+/// The frames live in this thread's `TraceLocal`, with the rest of its trace state.
+enum RunContext {
+    struct Frame {
+        /// The producer running (0 in a delivery frame).
+        var producer: UInt64
+        /// The call site of the subscription being made, when known.
+        var callSite: CallSite?
+        /// In a delivery frame, the node delivered to, whose call site new nodes take.
+        var receiver: UInt64
+        /// A delivery frame (counted in `TraceLocal.deliveries`).
+        var delivery = false
+    }
+
+    /// A producer's `run` starts.
+    static func push(producer: UInt64, callSite: CallSite?) {
+        push(TraceLocal.current, Frame(producer: producer, callSite: callSite, receiver: 0))
+    }
+
+    /// A traced delivery to `receiver` starts (a hop's `deliver`).
+    @inline(__always)
+    static func pushDelivery(_ local: TraceLocal, receiver: UInt64) {
+        local.deliveries += 1
+        push(local, Frame(producer: 0, callSite: nil, receiver: receiver, delivery: true))
+    }
+
+    @inline(__always)
+    static func push(_ local: TraceLocal, _ frame: Frame) {
+        if local.frameDepth == local.frameCapacity { grow(local) }
+        (local.frames + local.frameDepth).initialize(to: frame)
+        local.frameDepth += 1
+    }
+
+    @inline(never)
+    private static func grow(_ local: TraceLocal) {
+        let frames = UnsafeMutablePointer<Frame>.allocate(capacity: local.frameCapacity * 2)
+        frames.moveInitialize(from: local.frames, count: local.frameDepth)
+        local.frames.deallocate()
+        local.frames = frames
+        local.frameCapacity *= 2
+    }
+
+    static func pop() { pop(TraceLocal.current) }
+
+    @inline(__always)
+    static func pop(_ local: TraceLocal) {
+        guard local.frameDepth > 0 else { return }
+        local.frameDepth -= 1
+        if local.frames[local.frameDepth].delivery { local.deliveries -= 1 }
+    }
+
+    static var current: Frame? {
+        guard let local = TraceLocal.existing, local.frameDepth > 0 else { return nil }
+        return local.frames[local.frameDepth - 1]
+    }
+
+    /// The call site of the subscription being made or served on this thread, if any.
+    static func site(_ tracer: any RxTracer) -> CallSite? {
+        guard let frame = current else { return nil }
+        if let site = frame.callSite { return site }
+        return frame.receiver != 0 ? tracer.callSite(of: frame.receiver) : nil
+    }
+}
