@@ -45,6 +45,7 @@ let chapters: [(String, String)] = [
     ("16", "16-WrappingCallbackAPIs"),
     ("17", "17-GitHubSignup"),
     ("18", "18-TableBinding"),
+    ("19", "19-Connectables"),
 ]
 
 let package = Package(

@@ -89,3 +89,27 @@ example("button tap → request → label", draw: true) {
         clock.at(2.6) { tap.onNext(()) }
     }
 }
+
+// MARK: - Exercises (the answers: make chapter N=01 ARGS=--answers)
+
+exercise(1) {
+    let numbers = [1, 2, 3]
+    let doubledArray = numbers.map { n -> Int in
+        print("array maps", n)
+        return n * 2
+    }
+    let doubledEvents = Observable.from(numbers).map { n -> Int in
+        print("observable maps", n)
+        return n * 2
+    }
+    print("nothing subscribed yet:", doubledArray)
+    _ = doubledEvents.subscribe(onNext: { print("got", $0) })
+}
+
+exercise(2) {
+    _ = Observable.of(1, 2, 3, 4, 5)
+        .filter { $0 % 2 == 1 }
+        .map { $0 * $0 }
+        .reduce(0, accumulator: +)
+        .subscribe { print($0) }
+}

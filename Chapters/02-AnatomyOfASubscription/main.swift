@@ -68,3 +68,30 @@ example("what a subscription keeps alive") {
     }
     print("alive after the scope ends:", growth(since: before))
 }
+
+// MARK: - Exercises (the answers: make chapter N=02 ARGS=--answers)
+
+exercise(1) {
+    let observable = Observable<String>.create { observer in
+        print("handler runs")
+        observer.onNext("mojito")
+        observer.onCompleted()
+        return Disposables.create { print("handler's disposable disposed") }
+    }
+    print("created")
+    _ = observable.subscribe(
+        onNext: { print($0) }, onCompleted: { print("completed") }, onDisposed: { print("onDisposed") })
+    print("subscribed")
+}
+
+exercise(2) {
+    var count = 0
+    let observable = Observable<Int>.create { observer in
+        count += 1
+        observer.onNext(count)
+        return Disposables.create()
+    }
+    _ = observable.subscribe(onNext: { print("first got", $0) })
+    _ = observable.subscribe(onNext: { print("second got", $0) })
+    print("the handler ran \(count) times")
+}

@@ -119,3 +119,28 @@ example("chain", draw: true) {
         .subscribe { print($0) }
         .disposed(by: disposeBag)
 }
+
+// MARK: - Exercises (the answers: make chapter N=03 ARGS=--answers)
+
+exercise(1) {
+    _ = Observable.of(1, 2, 3)
+        .map { n -> Int in
+            print("map", n)
+            return n * 10
+        }
+        .filter { n in
+            print("filter", n)
+            return n != 20
+        }
+        .subscribe(onNext: { print("got", $0) })
+}
+
+exercise(2) {
+    let doubled = Observable.of(1, 2).map { n -> Int in
+        print("map", n)
+        return n * 2
+    }
+    print("built")
+    _ = doubled.subscribe(onNext: { print("A", $0) })
+    _ = doubled.subscribe(onNext: { print("B", $0) })
+}

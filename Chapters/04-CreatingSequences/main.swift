@@ -140,3 +140,24 @@ example("range") {
         .subscribe { print($0) }
     d.dispose()
 }
+
+// MARK: - Exercises (the answers: make chapter N=04 ARGS=--answers)
+
+exercise(1) {
+    _ = Observable<Int>.empty().subscribe(
+        onNext: { print("empty next", $0) }, onCompleted: { print("empty completed") },
+        onDisposed: { print("empty disposed") })
+    _ = Observable<Int>.never().subscribe(
+        onNext: { print("never next", $0) }, onCompleted: { print("never completed") },
+        onDisposed: { print("never disposed") })
+}
+
+exercise(2) {
+    _ = Observable<Int>.create { observer in
+        observer.onNext(1)
+        observer.onCompleted()
+        observer.onNext(2)
+        return Disposables.create { print("disposed") }
+    }
+    .subscribe { print($0) }
+}

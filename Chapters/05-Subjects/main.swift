@@ -79,3 +79,23 @@ example("AsyncSubject") {
     subject.on(.next("b"))
     subject.on(.completed)
 }
+
+// MARK: - Exercises (the answers: make chapter N=05 ARGS=--answers)
+
+exercise(1) {
+    let subject = BehaviorSubject(value: "a")
+    subject.onNext("b")
+    _ = subject.subscribe { print("1:", $0) }
+    subject.onNext("c")
+    subject.onCompleted()
+    _ = subject.subscribe { print("2:", $0) }
+}
+
+exercise(2) {
+    let subject = ReplaySubject<Int>.create(bufferSize: 2)
+    subject.onNext(1)
+    subject.onNext(2)
+    subject.onNext(3)
+    subject.onCompleted()
+    _ = subject.subscribe { print($0) }
+}

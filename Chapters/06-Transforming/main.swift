@@ -118,3 +118,23 @@ example("scan") {
         }
         .disposed(by: disposeBag)
 }
+
+// MARK: - Exercises (the answers: make chapter N=06 ARGS=--answers)
+
+exercise(1) {
+    _ = Observable.of(1, 2)
+        .flatMap { n in Observable.of("a", "b", "c").map { "\(n)\($0)" } }
+        .subscribe(onNext: { print($0) })
+}
+
+exercise(2) {
+    let outer = PublishSubject<String>()
+    let x = PublishSubject<Int>()
+    let y = PublishSubject<Int>()
+    _ = outer.flatMapLatest { $0 == "x" ? x : y }.subscribe(onNext: { print($0) })
+    outer.onNext("x")
+    x.onNext(1)
+    outer.onNext("y")
+    x.onNext(2)
+    y.onNext(3)
+}

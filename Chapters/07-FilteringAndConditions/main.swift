@@ -164,3 +164,29 @@ example("search field") {
         clock.at(1.6) { text.onNext("rx") }
     }
 }
+
+// MARK: - Exercises (the answers: make chapter N=07 ARGS=--answers)
+
+exercise(1) {
+    _ = Observable.of(1, 1, 2, 2, 1, 3, 3)
+        .distinctUntilChanged()
+        .subscribe(onNext: { print($0) })
+}
+
+exercise(2) {
+    _ = Observable.of(2, 4, 5, 6)
+        .take(while: { $0 % 2 == 0 })
+        .subscribe { print($0) }
+}
+
+exercise(3) {
+    onVirtualTime { clock in
+        let taps = PublishSubject<Int>()
+        _ = taps.throttle(.milliseconds(500), scheduler: clock.scheduler)
+            .subscribe(onNext: { print(clock.stamp, $0) })
+        clock.at(0) { taps.onNext(1) }
+        clock.at(0.2) { taps.onNext(2) }
+        clock.at(0.4) { taps.onNext(3) }
+        clock.at(0.9) { taps.onNext(4) }
+    }
+}

@@ -156,3 +156,29 @@ example("zip requests") {
             }, onCompleted: { print("\(clock.stamp) completed") })
     }
 }
+
+// MARK: - Exercises (the answers: make chapter N=08 ARGS=--answers)
+
+exercise(1) {
+    let letters = PublishSubject<String>()
+    let numbers = PublishSubject<Int>()
+    _ = Observable.combineLatest(letters, numbers) { "\($0)\($1)" }
+        .subscribe(onNext: { print("combineLatest", $0) })
+    _ = Observable.zip(letters, numbers) { "\($0)\($1)" }
+        .subscribe(onNext: { print("zip", $0) })
+    letters.onNext("a")
+    letters.onNext("b")
+    numbers.onNext(1)
+    numbers.onNext(2)
+    letters.onNext("c")
+}
+
+exercise(2) {
+    let first = PublishSubject<Int>()
+    let second = BehaviorSubject(value: 10)
+    _ = first.concat(second).subscribe(onNext: { print($0) })
+    first.onNext(1)
+    second.onNext(20)
+    first.onCompleted()
+    second.onNext(30)
+}

@@ -185,3 +185,29 @@ example("mapValue / flatMapRequest / filterValue", draw: true) {
     tap.onNext("secret")
     tap.onNext("wrong again")
 }
+
+// MARK: - Exercises (the answers: make chapter N=09 ARGS=--answers)
+
+exercise(1) {
+    var attempts = 0
+    _ = Observable<Int>.create { observer in
+        attempts += 1
+        observer.onNext(attempts)
+        observer.onError(Flaky())
+        return Disposables.create()
+    }
+    .retry(3)
+    .subscribe(onNext: { print("next", $0) }, onError: { _ in print("error after \(attempts) attempts") })
+}
+
+exercise(2) {
+    let taps = PublishSubject<Int>()
+    _ = taps.flatMap { n -> Observable<String> in
+        n == 2 ? Observable.error(Flaky()) : Observable.just("ok \(n)")
+    }
+    .catchAndReturn("fallback")
+    .subscribe(onNext: { print($0) }, onCompleted: { print("completed") })
+    taps.onNext(1)
+    taps.onNext(2)
+    taps.onNext(3)
+}

@@ -117,3 +117,26 @@ example("debug") {
         .subscribe()
         .disposed(by: disposeBag)
 }
+
+// MARK: - Exercises (the answers: make chapter N=10 ARGS=--answers)
+
+exercise(1) {
+    _ = Observable.of(1, 2)
+        .do(
+            onNext: { print("do", $0) }, afterNext: { print("after", $0) },
+            onCompleted: { print("do completed") }
+        )
+        .subscribe(
+            onNext: { print("subscribe", $0) }, onCompleted: { print("subscribe completed") },
+            onDisposed: { print("disposed") })
+}
+
+exercise(2) {
+    _ = Observable.of("a", "b")
+        .do(
+            onSubscribe: { print("onSubscribe") }, onSubscribed: { print("onSubscribed") },
+            onDispose: { print("onDispose") }
+        )
+        .take(1)
+        .subscribe(onNext: { print("next", $0) })
+}

@@ -97,3 +97,22 @@ example("delay") {
         delay(0.2) { print(clock.stamp, "0.2 s later") }
     }
 }
+
+// MARK: - Exercises (the answers: make chapter N=11 ARGS=--answers)
+
+exercise(1) {
+    _ = Observable.of(1, 2).subscribe(onNext: { n in
+        print("outer", n)
+        _ = Observable.just("inner").subscribe(onNext: { print("  \($0) \(n)") })
+        print("outer", n, "done")
+    })
+}
+
+exercise(2) {
+    onVirtualTime { clock in
+        _ = Observable.of(1, 2)
+            .observe(on: clock.scheduler)
+            .subscribe(onNext: { print(clock.stamp, "got", $0) })
+        print(clock.stamp, "subscribed")
+    }
+}

@@ -116,3 +116,29 @@ example("completion releases") {
     }
     print("after a completed subscription:", growth(since: before))
 }
+
+// MARK: - Exercises (the answers: make chapter N=12 ARGS=--answers)
+
+exercise(1) {
+    let subject = PublishSubject<Int>()
+    do {
+        let bag = DisposeBag()
+        subject.subscribe(onNext: { print("A", $0) }, onDisposed: { print("A disposed") }).disposed(by: bag)
+        subject.subscribe(onNext: { print("B", $0) }, onDisposed: { print("B disposed") }).disposed(by: bag)
+        subject.onNext(1)
+    }
+    subject.onNext(2)
+    print("observers left:", subject.hasObservers)
+}
+
+exercise(2) {
+    let subscription = Observable<Int>.create { observer in
+        observer.onNext(1)
+        return Disposables.create { print("resource released") }
+    }
+    .subscribe(onNext: { print("got", $0) })
+    print("before dispose")
+    subscription.dispose()
+    subscription.dispose()
+    print("after dispose")
+}

@@ -82,3 +82,30 @@ example("one request, two subscribers") {
     second.dispose()
     print("requests made:", requests)
 }
+
+// MARK: - Exercises (the answers: make chapter N=13 ARGS=--answers)
+
+exercise(1) {
+    let subject = PublishSubject<Int>()
+    let plain = subject.map { $0 * 10 }.share()
+    let replaying = subject.map { $0 * 10 }.share(replay: 1)
+    _ = plain.subscribe(onNext: { print("plain A", $0) })
+    _ = replaying.subscribe(onNext: { print("replay A", $0) })
+    subject.onNext(1)
+    _ = plain.subscribe(onNext: { print("plain B", $0) })
+    _ = replaying.subscribe(onNext: { print("replay B", $0) })
+    subject.onNext(2)
+}
+
+exercise(2) {
+    let subject = PublishSubject<Int>()
+    let mapped = subject.map { n -> Int in
+        print("MAP", n)
+        return n
+    }
+    let shared = mapped.share()
+    _ = mapped.subscribe(onNext: { print("mapped", $0) })
+    _ = shared.subscribe(onNext: { print("shared A", $0) })
+    _ = shared.subscribe(onNext: { print("shared B", $0) })
+    subject.onNext(1)
+}

@@ -102,3 +102,24 @@ example("Reactive where Base == Thermometer") {
         .subscribe(onNext: { print($0) })
         .disposed(by: disposeBag)
 }
+
+// MARK: - Exercises (the answers: make chapter N=14 ARGS=--answers)
+
+exercise(1) {
+    let button = Button()
+    let first = button.rx.tap.subscribe(onNext: { print("first") })
+    _ = button.rx.tap.subscribe(onNext: { print("second") })
+    button.sendActions()
+    first.dispose()
+    button.sendActions()
+}
+
+exercise(2) {
+    let slider = Slider()
+    let values = PublishSubject<Double>()
+    _ = values.bind(to: slider.rx.value)
+    values.onNext(1)
+    values.onCompleted()
+    values.onNext(2)
+    print("at the end:", slider.value)
+}

@@ -195,3 +195,23 @@ example("rx_notification", draw: true) {
     notificationCenter.post(name: name, object: targetObject)
     print("numberOfNotifications = \(numberOfNotifications)")
 }
+
+// MARK: - Exercises (the answers: make chapter N=15 ARGS=--answers)
+
+exercise(1) {
+    let button = UIButton()
+    _ = button.rx.methodInvoked("setTitle:forState:").subscribe(onNext: { print("methodInvoked", $0) })
+    _ = button.rx.sentMessage("setTitle:forState:").subscribe(onNext: { print("sentMessage", $0) })
+    button.setTitle("A", for: 0)
+}
+
+exercise(2) {
+    let center = NotificationCenter()
+    let name = Notification.Name("ping")
+    let subscription = center.rx.notification(name).take(2)
+        .subscribe(onNext: { print("got", $0.name.rawValue) }, onCompleted: { print("completed") })
+    center.post(name: name, object: nil)
+    center.post(name: name, object: nil)
+    center.post(name: name, object: nil)
+    subscription.dispose()
+}

@@ -154,3 +154,24 @@ example("getUsers") {
         )
         .disposed(by: disposeBag)
 }
+
+// MARK: - Exercises (the answers: make chapter N=16 ARGS=--answers)
+
+exercise(1) {
+    onVirtualTime { clock in
+        let session = FakeSession(clock: clock)
+        _ = session.response("https://github.com/404")
+            .retry(2)
+            .catchAndReturn("fallback")
+            .subscribe { print(clock.stamp, $0) }
+    }
+}
+
+exercise(2) {
+    onVirtualTime { clock in
+        let session = FakeSession(clock: clock)
+        let subscription = session.response("https://github.com/mojito")
+            .subscribe(onNext: { print(clock.stamp, $0) }, onDisposed: { print(clock.stamp, "onDisposed") })
+        clock.at(1) { subscription.dispose() }
+    }
+}

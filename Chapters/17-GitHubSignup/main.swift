@@ -287,3 +287,29 @@ example("GitHub Signup", draw: true) {
         }
     }
 }
+
+// MARK: - Exercises (the answers: make chapter N=17 ARGS=--answers)
+
+exercise(1) {
+    onVirtualTime { clock in
+        let validation = ValidationService(API: GitHubAPI(clock: clock))
+        let username = PublishSubject<String>()
+        _ = username.flatMapLatest(validation.validateUsername)
+            .subscribe(onNext: { print(clock.stamp, $0.message ?? "") })
+        clock.at(0) { username.onNext("ab") }
+        clock.at(0.3) { username.onNext("abc") }
+    }
+}
+
+exercise(2) {
+    let usernameValid = PublishSubject<Bool>()
+    let passwordValid = PublishSubject<Bool>()
+    _ = Observable.combineLatest(usernameValid, passwordValid) { $0 && $1 }
+        .distinctUntilChanged()
+        .subscribe(onNext: { print("enabled:", $0) })
+    usernameValid.onNext(true)
+    passwordValid.onNext(false)
+    passwordValid.onNext(true)
+    usernameValid.onNext(true)
+    passwordValid.onNext(true)
+}

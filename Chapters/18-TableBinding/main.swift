@@ -268,3 +268,27 @@ example("Driver, recovering inside flatMapLatest") {
     refresh.onNext(())
     print("refresh.hasObservers = \(refresh.hasObservers)")
 }
+
+// MARK: - Exercises (the answers: make chapter N=18 ARGS=--answers)
+
+exercise(1) {
+    let subject = PublishSubject<Int>()
+    let driver = subject.asDriver(onErrorJustReturn: -1)
+    _ = driver.drive(onNext: { print("A", $0) })
+    subject.onNext(1)
+    _ = driver.drive(onNext: { print("B", $0) })
+    subject.onError(RequestFailed())
+    subject.onNext(2)
+}
+
+exercise(2) {
+    let tableView = TableView()
+    let items = BehaviorRelay(value: ["a"])
+    _ = items.bind(to: tableView.rx.items) { _, row, element in
+        let cell = TableViewCell()
+        cell.tag = row
+        cell.textLabel = element
+        return cell
+    }
+    items.accept(items.value + ["b"])
+}

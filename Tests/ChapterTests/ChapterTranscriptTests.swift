@@ -61,30 +61,46 @@ import Workbook
     @Test func everyChapterHasAGoldenTranscript() {
         #expect(Self.chapterNumbers.count >= 18)
         for number in Self.chapterNumbers {
-            let golden = Self.testsDirectory.appendingPathComponent("Golden/chapter\(number).txt")
-            #expect(FileManager.default.fileExists(atPath: golden.path), "no golden for chapter \(number)")
+            for name in ["chapter\(number).txt", "chapter\(number).answers.txt"] {
+                let golden = Self.testsDirectory.appendingPathComponent("Golden/\(name)")
+                #expect(FileManager.default.fileExists(atPath: golden.path), "no golden \(name) for chapter \(number)")
+            }
         }
     }
 
     @Test(arguments: chapterNumbers)
     func transcriptMatchesGolden(_ number: String) throws {
-        let executable = Self.productsDirectory.appendingPathComponent("chapter\(number)")
+        try Self.expectGolden(number, arguments: [], golden: "chapter\(number).txt")
+    }
+
+    /// `chapterNN --answers` prints what the chapter's exercises really print (the answers the
+    /// README leaves out), and nothing else.
+    @Test(arguments: chapterNumbers)
+    func answersMatchGolden(_ number: String) throws {
+        try Self.expectGolden(number, arguments: ["--answers"], golden: "chapter\(number).answers.txt")
+    }
+
+    /// Runs `chapterNN arguments` and compares what it prints with `Golden/<golden>`, naming the
+    /// first line that differs.
+    static func expectGolden(_ number: String, arguments: [String], golden name: String) throws {
+        let executable = productsDirectory.appendingPathComponent("chapter\(number)")
         try #require(
             FileManager.default.isExecutableFile(atPath: executable.path),
             "chapter\(number) is not built at \(executable.path)")
-        let golden = try String(
-            contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter\(number).txt"), encoding: .utf8)
-        let run = try Self.run(executable)
-        #expect(run.status == 0, "chapter\(number) exited with \(run.status): \(run.stderr)")
-        let actual = Self.masked(run.stdout)
+        let goldenURL = testsDirectory.appendingPathComponent("Golden/\(name)")
+        try #require(FileManager.default.fileExists(atPath: goldenURL.path), "no golden \(name)")
+        let golden = try String(contentsOf: goldenURL, encoding: .utf8)
+        let run = try run(executable, arguments: arguments)
+        let command = (["chapter\(number)"] + arguments).joined(separator: " ")
+        #expect(run.status == 0, "\(command) exited with \(run.status): \(run.stderr)")
+        let actual = masked(run.stdout)
         if actual != golden {
             let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
             let g = golden.split(separator: "\n", omittingEmptySubsequences: false)
             let first = (0..<min(a.count, g.count)).first { a[$0] != g[$0] } ?? min(a.count, g.count)
             let got = first < a.count ? String(a[first]) : "<end>"
             let want = first < g.count ? String(g[first]) : "<end>"
-            Issue.record(
-                "chapter\(number) differs from its golden at line \(first + 1):\n  got:  \(got)\n  want: \(want)")
+            Issue.record("\(command) differs from \(name) at line \(first + 1):\n  got:  \(got)\n  want: \(want)")
         }
     }
 
