@@ -31,7 +31,7 @@ enum Browser {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("python-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         defer { try? FileManager.default.removeItem(at: output) }
         process.standardOutput = handle
