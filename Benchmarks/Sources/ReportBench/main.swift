@@ -4,13 +4,11 @@
 //
 //   ReportBench RXTRACE-BINARY OUT-DIR          (make bench-report)
 //
-// Two traces of about 10,000 nodes:
-// - `collapsed`: `from(0..<2500).flatMap { just($0) }` in the shape whose 2,500 inner
-//   subscriptions the graph view collapses into one ×2500 node (built by hand, as RenderBench's
-//   graph is: BenchTraces.flatMapJust);
-// - `recorded`: a real recording of `from(0..<2000).flatMap { of($0) }`, whose inner
-//   subscriptions the graph view does not collapse today (the merge's disposable owns every
-//   inner observer), so its page has no graph: the replay, marbles and tables alone.
+// Two traces of about 10,000 nodes, each collapsed into one ×N node by the graph view:
+// - `built`: `from(0..<2500).flatMap { just($0) }` in the shape RenderBench measures, built by
+//   hand (BenchTraces.flatMapJust: 2,500 inner subscriptions of four nodes, nine calls each);
+// - `recorded`: a real recording of `from(0..<5000).flatMap { just($0) }` (5,000 inner
+//   subscriptions of two nodes: the `Just` and merge's inner observer).
 import BenchTraces
 import Foundation
 import RxTrace
@@ -46,10 +44,10 @@ func run(_ executable: String, _ arguments: [String]) throws -> Double {
 
 var sum = 0
 let recorded = Trace.record {
-    _ = Observable.from(Array(0..<2_000)).flatMap { Observable.of($0) }.subscribe(onNext: { sum += $0 })
+    _ = Observable.from(Array(0..<5_000)).flatMap { Observable.just($0) }.subscribe(onNext: { sum += $0 })
 }
-precondition(sum == 2_000 * 1_999 / 2)
-for (name, trace) in [("collapsed", flatMapJust(count: 2_500)), ("recorded", recorded)] {
+precondition(sum == 5_000 * 4_999 / 2)
+for (name, trace) in [("built", flatMapJust(count: 2_500)), ("recorded", recorded)] {
     let traceURL = directory.appendingPathComponent("\(name).trace.json")
     let page = directory.appendingPathComponent("\(name).html")
     try trace.write(to: traceURL)
