@@ -18,6 +18,20 @@ private final class DisposalProbe: @unchecked Sendable {
     }
 }
 
+/// Runs `body` in a task that says how it ended: "finished", "cancelled" or the error.
+private func ending(of body: @escaping @Sendable () async throws -> Void) -> Task<String, Never> {
+    Task {
+        do {
+            try await body()
+            return "finished"
+        } catch is CancellationError {
+            return "cancelled"
+        } catch {
+            return "\(error)"
+        }
+    }
+}
+
 @Suite(.serialized, .noLeaks)
 struct ObservableConcurrencyTests {
     @Test func valuesAreReadWithForTryAwait() async throws {
@@ -42,16 +56,7 @@ struct ObservableConcurrencyTests {
     @Test func cancellingTheReaderDisposesTheSubscription() async {
         let probe = DisposalProbe()
         let never = probe.watch(Observable<Int>.never())
-        let reader = Task {
-            do {
-                for try await _ in never.values {}
-                return "finished"
-            } catch is CancellationError {
-                return "cancelled"
-            } catch {
-                return "\(error)"
-            }
-        }
+        let reader = ending { for try await _ in never.values {} }
         try? await Task.sleep(nanoseconds: 10_000_000)
         reader.cancel()
         #expect(await reader.value == "cancelled")
@@ -165,16 +170,7 @@ struct PrimitiveSequenceConcurrencyTests {
     @Test func cancellingTheAwaitingTaskDisposesTheSubscription() async {
         let probe = DisposalProbe()
         let never = probe.watch(Observable<Int>.never()).asSingle()
-        let waiter = Task { () -> String in
-            do {
-                _ = try await never.value
-                return "finished"
-            } catch is CancellationError {
-                return "cancelled"
-            } catch {
-                return "\(error)"
-            }
-        }
+        let waiter = ending { _ = try await never.value }
         try? await Task.sleep(nanoseconds: 10_000_000)
         waiter.cancel()
         #expect(await waiter.value == "cancelled")

@@ -27,7 +27,7 @@ extension ObservableConvertibleType {
     ) -> Observable<Element> {
         Observable.create(
             { observer in
-                let operation: @Sendable () async -> Void = {
+                runTask(detached: detached, priority: priority) {
                     do {
                         try await work { element in
                             if !Task.isCancelled { observer.onNext(element) }
@@ -37,12 +37,6 @@ extension ObservableConvertibleType {
                         observer.onError(error)
                     }
                 }
-                let task =
-                    detached
-                    ? Task.detached(priority: priority, operation: operation)
-                    : Task(
-                        priority: priority, operation: operation)
-                return Disposables.create { task.cancel() }
             }, file: file, line: line)
     }
 
@@ -98,7 +92,7 @@ extension AsyncSequence {
     public func asObservable(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
         Observable.create(
             { observer in
-                let task = Task {
+                runTask(detached: false, priority: nil) {
                     do {
                         for try await element in self { observer.onNext(element) }
                         observer.onCompleted()
@@ -108,7 +102,16 @@ extension AsyncSequence {
                         observer.onError(error)
                     }
                 }
-                return Disposables.create { task.cancel() }
             }, file: file, line: line)
     }
+}
+
+/// Runs `operation` in a new task, detached or not; disposing the result cancels the task.
+func runTask(
+    detached: Bool, priority: TaskPriority?, _ operation: @escaping @Sendable () async -> Void
+) -> Disposable {
+    let task =
+        detached
+        ? Task.detached(priority: priority, operation: operation) : Task(priority: priority, operation: operation)
+    return Disposables.create { task.cancel() }
 }

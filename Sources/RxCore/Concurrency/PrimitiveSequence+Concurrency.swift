@@ -17,19 +17,13 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ) -> PrimitiveSequence<Trait, Element> {
         create(
             subscribe: { single in
-                let operation: @Sendable () async -> Void = {
+                runTask(detached: detached, priority: priority) {
                     do {
                         single(.success(try await work()))
                     } catch {
                         single(.failure(error))
                     }
                 }
-                let task =
-                    detached
-                    ? Task.detached(priority: priority, operation: operation)
-                    : Task(
-                        priority: priority, operation: operation)
-                return Disposables.create { task.cancel() }
             }, file: file, line: line)
     }
 

@@ -5,7 +5,7 @@ extension ObservableType {
     /// Observable<Int>.empty().ifEmpty(default: 0)   // 0, completed
     /// ```
     public func ifEmpty(default: Element, file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
-        DefaultIfEmpty(source: asObservable(), default: `default`, callSite: CallSite(file, line))
+        IfEmpty(source: asObservable(), fallback: .element(`default`), callSite: CallSite(file, line))
     }
 
     /// The source's elements, or, when it completes without any, those of `other`.
@@ -16,81 +16,36 @@ extension ObservableType {
     public func ifEmpty(
         switchTo other: Observable<Element>, file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        SwitchIfEmpty(source: asObservable(), other: other, callSite: CallSite(file, line))
+        IfEmpty(source: asObservable(), fallback: .sequence(other), callSite: CallSite(file, line))
     }
 }
 
-// MARK: - ifEmpty(default:)
+/// What `ifEmpty` gives when the source completes empty.
+enum IfEmptyFallback<Element> {
+    /// This element, then `completed` (`ifEmpty(default:)`, RxSwift's `DefaultIfEmpty`).
+    case element(Element)
+    /// This sequence's events (`ifEmpty(switchTo:)`, RxSwift's `SwitchIfEmpty`).
+    case sequence(Observable<Element>)
+}
 
-final class DefaultIfEmptySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+/// Passes the source on; when it completes empty, sends the default element, or lets go of
+/// the source and subscribes to the other sequence, whose events then go straight downstream.
+final class IfEmptySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
-    private let `default`: Element
-    private var isEmpty = true
-
-    init(default: Element, observer: Observer, cancel: Cancelable) {
-        self.default = `default`
-        super.init(observer: observer, cancel: cancel, counter: .defaultIfEmptySink)
-    }
-
-    func onNext(_ element: Element) {
-        isEmpty = false
-        forwardNext(element)
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNext(element)
-        case .error(let error):
-            forwardErrorAndDispose(error)
-        case .completed:
-            if isEmpty { forwardNext(`default`) }
-            forwardCompletedAndDispose()
-        }
-    }
-}
-
-final class DefaultIfEmpty<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let `default`: Element
-
-    init(source: Observable<Element>, default: Element, callSite: CallSite?) {
-        self.source = source
-        self.default = `default`
-        super.init(counter: .defaultIfEmpty, callSite: callSite)
-        traceSource(source)
-    }
-
-    override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = DefaultIfEmptySink(default: `default`, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink: sink, subscription: subscription)
-    }
-}
-
-// MARK: - ifEmpty(switchTo:)
-
-/// Passes the source on; when it completes empty, lets go of it and subscribes to `other`,
-/// whose events then go straight downstream.
-final class SwitchIfEmptySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
-    private let other: Observable<Element>
+    private let fallback: IfEmptyFallback<Element>
     private var isEmpty = true
     let sourceSubscription = SingleAssignmentDisposable()
-    let otherSubscription = SingleAssignmentDisposable()
+    let fallbackSubscription = SingleAssignmentDisposable()
 
-    init(other: Observable<Element>, observer: Observer, cancel: Cancelable) {
-        self.other = other
-        super.init(observer: observer, cancel: cancel, counter: .switchIfEmptySink)
+    init(fallback: IfEmptyFallback<Element>, observer: Observer, cancel: Cancelable, counter: ResourceCounter) {
+        self.fallback = fallback
+        super.init(observer: observer, cancel: cancel, counter: counter)
     }
 
     func run(_ source: Observable<Element>) -> Disposable {
         sourceSubscription.setDisposable(source.subscribe(self))
-        return Disposables.create(sourceSubscription, otherSubscription)
+        return Disposables.create(sourceSubscription, fallbackSubscription)
     }
 
     func onNext(_ element: Element) {
@@ -106,28 +61,46 @@ final class SwitchIfEmptySink<Observer: ObserverType>: Sink<Observer>, ObserverT
             forwardErrorAndDispose(error)
         case .completed:
             guard isEmpty else { return forwardCompletedAndDispose() }
-            sourceSubscription.dispose()
-            otherSubscription.setDisposable(other.subscribe(forwarder()))
+            switch fallback {
+            case .element(let element):
+                forwardNext(element)
+                forwardCompletedAndDispose()
+            case .sequence(let other):
+                sourceSubscription.dispose()
+                fallbackSubscription.setDisposable(other.subscribe(forwarder()))
+            }
         }
     }
 }
 
-final class SwitchIfEmpty<Element>: Producer<Element> {
+/// The producer of both forms: a `DefaultIfEmpty` node, or a `SwitchIfEmpty` one.
+final class IfEmpty<Element>: Producer<Element> {
     private let source: Observable<Element>
-    private let other: Observable<Element>
+    private let fallback: IfEmptyFallback<Element>
 
-    init(source: Observable<Element>, other: Observable<Element>, callSite: CallSite?) {
+    init(source: Observable<Element>, fallback: IfEmptyFallback<Element>, callSite: CallSite?) {
         self.source = source
-        self.other = other
-        super.init(counter: .switchIfEmpty, callSite: callSite)
-        traceSource(source)
-        traceSource(other)
+        self.fallback = fallback
+        switch fallback {
+        case .element:
+            super.init(counter: .defaultIfEmpty, callSite: callSite)
+            traceSource(source)
+        case .sequence(let other):
+            super.init(counter: .switchIfEmpty, callSite: callSite)
+            traceSource(source)
+            traceSource(other)
+        }
     }
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: Cancelable
     ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = SwitchIfEmptySink(other: other, observer: observer, cancel: cancel)
+        let counter: ResourceCounter
+        switch fallback {
+        case .element: counter = .defaultIfEmptySink
+        case .sequence: counter = .switchIfEmptySink
+        }
+        let sink = IfEmptySink(fallback: fallback, observer: observer, cancel: cancel, counter: counter)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
     }

@@ -20,9 +20,7 @@ extension ObservableType {
     }
 }
 
-final class MulticastSink<Subject: SubjectType, Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
+final class MulticastSink<Subject: SubjectType, Observer: ObserverType>: PassThroughSink<Observer> {
     init(observer: Observer, cancel: Cancelable) {
         super.init(observer: observer, cancel: cancel, counter: .multicastSink)
     }
@@ -37,19 +35,6 @@ final class MulticastSink<Subject: SubjectType, Observer: ObserverType>: Sink<Ob
         } catch {
             forwardErrorAndDispose(error)
             return Disposables.create()
-        }
-    }
-
-    func onNext(_ element: Element) {
-        forwardNext(element)
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element): onNext(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
         }
     }
 }

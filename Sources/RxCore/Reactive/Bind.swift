@@ -7,7 +7,7 @@ extension ObservableType {
     public func bind<Observer: ObserverType>(
         to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
     ) -> Disposable where Observer.Element == Element {
-        subscribe({ event in observers.forEach { $0.on(event) } }, file: file, line: line)
+        bind(toAll: observers, file: file, line: line)
     }
 
     /// Sends every event, elements as optionals, to `observers`.
@@ -87,11 +87,19 @@ extension ObservableType {
             with: object, onNext: onNext, onError: { _, error in rxFatalErrorInDebug("Binding error: \(error)") },
             file: file, line: line)
     }
+}
 
-    private func bindRelays(
-        file: StaticString = #fileID, line: UInt = #line, _ accept: @escaping (Element) -> Void
-    ) -> Disposable {
-        subscribe(
+// What every `bind(to:)` does, for an `Observable` and an `Infallible` alike.
+extension ObservableConvertibleType {
+    /// Sends every event to each of `observers`.
+    func bind<Observer: ObserverType>(toAll observers: [Observer], file: StaticString, line: UInt) -> Disposable
+    where Observer.Element == Element {
+        asObservable().subscribe({ event in observers.forEach { $0.on(event) } }, file: file, line: line)
+    }
+
+    /// Hands every element to `accept`. Relays cannot fail: an error traps in debug builds.
+    func bindRelays(file: StaticString, line: UInt, _ accept: @escaping (Element) -> Void) -> Disposable {
+        asObservable().subscribe(
             { event in
                 switch event {
                 case .next(let element): accept(element)

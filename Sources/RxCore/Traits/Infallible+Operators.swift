@@ -324,7 +324,7 @@ extension InfallibleType {
     public func bind<Observer: ObserverType>(
         to observers: Observer..., file: StaticString = #fileID, line: UInt = #line
     ) -> Disposable where Observer.Element == Element {
-        asObservable().subscribe({ event in observers.forEach { $0.on(event) } }, file: file, line: line)
+        bind(toAll: observers, file: file, line: line)
     }
 
     /// Sends every event, elements as optionals, to `observers`.
@@ -363,20 +363,20 @@ extension InfallibleType {
     public func bind(
         to relays: PublishRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
     ) -> Disposable {
-        subscribe(onNext: { element in relays.forEach { $0.accept(element) } }, file: file, line: line)
+        bindRelays(file: file, line: line) { element in relays.forEach { $0.accept(element) } }
     }
 
     /// Accepts every element into `relays`.
     public func bind(
         to relays: BehaviorRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
     ) -> Disposable {
-        subscribe(onNext: { element in relays.forEach { $0.accept(element) } }, file: file, line: line)
+        bindRelays(file: file, line: line) { element in relays.forEach { $0.accept(element) } }
     }
 
     /// Accepts every element into `relays`.
     public func bind(
         to relays: ReplayRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
     ) -> Disposable {
-        subscribe(onNext: { element in relays.forEach { $0.accept(element) } }, file: file, line: line)
+        bindRelays(file: file, line: line) { element in relays.forEach { $0.accept(element) } }
     }
 }
