@@ -274,9 +274,10 @@ public final class TraceRecorder: RxTracer {
 
     public func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
         if !keepSteps && !keepEvents && kind == .next { return }
+        let traceLocal = TraceLocal.current
         record(
-            TraceLocal.current, .received, call, from: 0, to: node, kind: kind, value: capture(text: value),
-            recordEvent: recordEvent)
+            traceLocal, .received, call, from: RunContext.caller(of: node, traceLocal), to: node, kind: kind,
+            value: capture(text: value), recordEvent: recordEvent)
     }
 
     public func receivedNext<Element>(_ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool) {
@@ -285,9 +286,10 @@ public final class TraceRecorder: RxTracer {
 
     public func observed(node: UInt64, kind: TraceEventKind, value: String?) {
         if !keepSteps && !keepEvents && kind == .next { return }
+        let traceLocal = TraceLocal.current
         record(
-            TraceLocal.current, .observed, .on, from: 0, to: node, kind: kind, value: capture(text: value),
-            recordEvent: true)
+            traceLocal, .observed, .on, from: RunContext.caller(of: node, traceLocal), to: node, kind: kind,
+            value: capture(text: value), recordEvent: true)
     }
 
     public func observedNext<Element>(node: UInt64, element: Element) {
@@ -319,11 +321,12 @@ public final class TraceRecorder: RxTracer {
         _ traceLocal: TraceLocal, _ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool
     ) {
         if !keepSteps && !keepEvents { return }
+        let from = RunContext.caller(of: node, traceLocal)
         if Self.isPlain(Element.self) {
-            recordNext(traceLocal, .received, call, from: 0, to: node, element: element, recordEvent: recordEvent)
+            recordNext(traceLocal, .received, call, from: from, to: node, element: element, recordEvent: recordEvent)
         } else {
             record(
-                traceLocal, .received, call, from: 0, to: node, kind: .next,
+                traceLocal, .received, call, from: from, to: node, kind: .next,
                 value: capture(text: traceDescription(element)), recordEvent: recordEvent)
         }
     }
@@ -331,11 +334,12 @@ public final class TraceRecorder: RxTracer {
     @inline(__always)
     func observedNext<Element>(_ traceLocal: TraceLocal, node: UInt64, element: Element) {
         if !keepSteps && !keepEvents { return }
+        let from = RunContext.caller(of: node, traceLocal)
         if Self.isPlain(Element.self) {
-            recordNext(traceLocal, .observed, .on, from: 0, to: node, element: element, recordEvent: true)
+            recordNext(traceLocal, .observed, .on, from: from, to: node, element: element, recordEvent: true)
         } else {
             record(
-                traceLocal, .observed, .on, from: 0, to: node, kind: .next,
+                traceLocal, .observed, .on, from: from, to: node, kind: .next,
                 value: capture(text: traceDescription(element)), recordEvent: true)
         }
     }
