@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 # Tests run one at a time: every test checks the process-wide live-object counts.
 SWIFT_TEST_FLAGS ?= --no-parallel
 
-.PHONY: demo test deps build release tsan bench clean format lint
+.PHONY: demo test deps build release tsan bench clean format lint property asan fuzz soak
 
 ## Install what the build needs (libgraphviz-dev), only when it is missing.
 deps:
@@ -123,3 +123,10 @@ tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 	TSAN_OPTIONS="suppressions=$(CURDIR)/Tests/tsan-suppressions.txt $$TSAN_OPTIONS" \
 		$(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --no-parallel --filter Stress
+
+# --- reliability (docs/reliability.md) ---
+## More random pipelines than `make test` runs: make property N=100000 (SEED=1 is the first seed).
+property: deps
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --build-tests
+	RX_PROPERTY_N=$(or $(N),2000) RX_PROPERTY_SEED=$(or $(SEED),1) \
+		$(SWIFT) test $(SWIFT_BUILD_FLAGS) $(SWIFT_TEST_FLAGS) --skip-build --filter PipelinePropertyTests

@@ -86,6 +86,8 @@ let package = Package(
         .testTarget(name: "RxCoreTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
         .testTarget(name: "RxTestingTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
         .testTarget(name: "RxTraceTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),
+        // Random pipelines checked against the Rx contract and a plain-Swift model (docs/reliability.md).
+        .testTarget(name: "RxPropertyTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),
         // Hand-built traces shared by the rendering and CLI tests.
         .target(name: "TraceFixtures", dependencies: ["RxTrace"], path: "Tests/TraceFixtures", swiftSettings: swift5),
         .testTarget(

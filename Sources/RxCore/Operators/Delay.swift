@@ -169,25 +169,9 @@ final class Delay<Element>: Producer<Element> {
 
 // MARK: - delaySubscription
 
-final class DelaySubscriptionSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
+final class DelaySubscriptionSink<Observer: ObserverType>: PassThroughSink<Observer> {
     init(observer: Observer, cancel: Cancelable) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("DelaySubscriptionSink"))
-    }
-
-    func onNext(_ element: Element) {
-        forwardNext(element)
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNext(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
-        }
     }
 }
 

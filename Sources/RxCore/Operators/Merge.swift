@@ -89,6 +89,11 @@ where Observer.Element == Source.Element {
     typealias Inner = MergeInnerObserver<SourceElement, Source, Observer>
 
     let lock = NSRecursiveLock()
+    /// Guards the list of running inners (`head`, `innersDisposed`, each inner's links and
+    /// subscription) and is never held while calling out. Disposal takes only this one: taking
+    /// `lock` there deadlocks two nested merges fed from two threads (the outer disposing the
+    /// inner under its lock while the inner forwards into the outer under its own).
+    private let listLock = NSLock()
     private let selector: (SourceElement) throws -> Source
     /// Names the inner observers in live counts and traces.
     private let innerCounter: ResourceCounter
@@ -96,6 +101,7 @@ where Observer.Element == Source.Element {
     // Guarded by `lock` (so no dynamic exclusivity checks: the lock orders every access).
     @exclusivity(unchecked) var activeCount = 0
     @exclusivity(unchecked) var stopped = false
+    // Guarded by `listLock`.
     @exclusivity(unchecked) private var innersDisposed = false
     @exclusivity(unchecked) fileprivate var head: Inner?
     // Set in `run`, before any event can arrive.
@@ -166,29 +172,34 @@ where Observer.Element == Source.Element {
     final func subscribeInner(_ source: Observable<ResultElement>) {
         let inner = Inner(parent: self, counter: innerCounter)
         if groupTraceID != 0 { traceEdge(groupTraceID, inner.traceID, .owns) }
-        lock.lock()
+        listLock.lock()
         if innersDisposed {
-            lock.unlock()
+            listLock.unlock()
             return
         }
         inner.next = head
         head?.previous = inner
         head = inner
-        lock.unlock()
+        listLock.unlock()
 
         let subscription = source.subscribe(inner)
         if inner.traceID != 0 { traceEdge(inner.traceID, traceNodeID(of: subscription), .owns) }
 
-        lock.lock()
+        listLock.lock()
         // The inner may have finished (or everything may have been disposed) during subscribe.
         let disposeNow = inner.finished || innersDisposed
         if !disposeNow { inner.subscription = subscription }
-        lock.unlock()
+        listLock.unlock()
         if disposeNow { subscription.dispose() }
     }
 
-    /// Takes `inner` out of the list and returns its subscription. Called under `lock`.
+    /// Takes `inner` out of the list and returns its subscription.
     private func unlink(_ inner: Inner) -> Disposable? {
+        listLock.lock(); defer { listLock.unlock() }
+        return unlinkLocked(inner)
+    }
+
+    private func unlinkLocked(_ inner: Inner) -> Disposable? {
         if inner.finished { return nil }
         inner.finished = true
         if let previous = inner.previous { previous.next = inner.next } else if head === inner { head = inner.next }
@@ -213,20 +224,18 @@ where Observer.Element == Source.Element {
     /// under `lock`.
     func subscribeNextWaiting() -> Bool { false }
 
-    /// Forgets the sources waiting their turn. Called under `lock`, when everything is disposed.
-    func dropWaiting() {}
-
     /// The subscription `run` returns: disposes the outer subscription and every inner one.
+    /// Sources still waiting their turn stay until the sink goes: they are guarded by `lock`,
+    /// which disposal must not take, and nothing subscribes them any more.
     private func disposeAll() {
         sourceSubscription.dispose()
         var subscriptions: [Disposable] = []
-        lock.lock()
+        listLock.lock()
         innersDisposed = true
-        dropWaiting()
         while let inner = head {
-            if let subscription = unlink(inner) { subscriptions.append(subscription) }
+            if let subscription = unlinkLocked(inner) { subscriptions.append(subscription) }
         }
-        lock.unlock()
+        listLock.unlock()
         for subscription in subscriptions { subscription.dispose() }
     }
 }
@@ -237,7 +246,7 @@ final class MergeInnerObserver<SourceElement, Source: ObservableConvertibleType,
 >
 where Observer.Element == Source.Element {
     private let parent: MergeSinkBase<SourceElement, Source, Observer>
-    // Guarded by the parent's lock (so no dynamic exclusivity checks).
+    // Guarded by the parent's `listLock` (so no dynamic exclusivity checks).
     @exclusivity(unchecked) fileprivate var previous: MergeInnerObserver?
     @exclusivity(unchecked) fileprivate var next: MergeInnerObserver?
     @exclusivity(unchecked) fileprivate var subscription: Disposable?
@@ -426,13 +435,6 @@ where Observer.Element == Source.Element {
             subscribeLoop(next)
         }
         return true
-    }
-
-    override func dropWaiting() {
-        queue.removeAll()
-        queueHead = 0
-        pending = nil
-        handoff.removeAll()
     }
 }
 

@@ -3,27 +3,14 @@ import Synchronization
 /// The sink of an operator that subscribes again when a sequence fails (`retry`,
 /// `retry(when:)`, `catch`): elements and completion pass straight on, an error goes to
 /// `failed(_:)`, which subscribes again or passes it on.
-class ResubscribingSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
+class ResubscribingSink<Observer: ObserverType>: PassThroughSink<Observer> {
     /// The current attempt's subscription (part of what `run` returns).
     let subscription = SerialDisposable()
     private let gate = ResubscriptionGate()
 
-    func onNext(_ element: Element) {
-        forwardNext(element)
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNext(element)
-        case .completed:
-            forwardOn(event)
-            dispose()
-        case .error(let error):
-            failed(error)
-        }
+    override func on(_ event: Event<Element>) {
+        if case .error(let error) = event { return failed(error) }
+        super.on(event)
     }
 
     /// The current attempt failed with `error`. Subclasses subscribe again or pass it on.

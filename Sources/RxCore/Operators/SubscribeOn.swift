@@ -19,25 +19,9 @@ extension ObservableType {
     }
 }
 
-final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
+final class SubscribeOnSink<Observer: ObserverType>: PassThroughSink<Observer> {
     init(observer: Observer, cancel: Cancelable) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SubscribeOnSink"))
-    }
-
-    func onNext(_ element: Element) {
-        forwardNext(element)
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNext(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
-        }
     }
 
     func run(_ source: Observable<Element>, scheduler: ImmediateSchedulerType) -> Disposable {

@@ -1,6 +1,7 @@
 import Foundation
 import RxCore
 import RxTesting
+import Synchronization
 import Testing
 
 /// Sources fed from several threads at once: the operators must serialize what they send
@@ -123,6 +124,53 @@ struct ConcurrencyStressTests {
             #expect(!b.hasObservers)
         }
     }
+
+    /// Two nested flatMaps: one thread feeds the inner merge (which forwards into the outer under
+    /// its own lock) while another fails the outer (which disposes the inner merge). Disposal
+    /// used to take each merge's event lock, so the two threads took the locks in opposite
+    /// orders and hung; the random threaded pipelines found it.
+    @Test func nestedFlatMapsDisposedWhileTheInnerOneForwards() {
+        for _ in 0..<50 {
+            let innerFeed = PublishSubject<Int>()
+            let outerFeed = PublishSubject<Int>()
+            let probe = GrammarProbe<Int>()
+            let subscription = Observable.just(0)
+                .flatMap { _ in innerFeed }
+                .flatMap { _ in outerFeed }
+                .subscribe(probe)
+            innerFeed.onNext(-1) // so the outer merge is subscribed to outerFeed before it fails
+            // Two threads of their own: a pool may run two work items one after the other.
+            let sent = SentCount()
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                for i in 0..<2_000 {
+                    innerFeed.onNext(i)
+                    sent.value.wrappingAdd(1, ordering: .relaxed)
+                }
+                done.signal()
+            }
+            Thread.detachNewThread {
+                // Fail while the other thread is busy inside the inner merge.
+                while sent.value.load(ordering: .relaxed) < 20 { sched_yield() }
+                outerFeed.onError(opTestError)
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 20) == .success, done.wait(timeout: .now() + 20) == .success else {
+                Issue.record("deadlock: the two threads never finished")
+                return
+            }
+            subscription.dispose()
+            let report = probe.report
+            #expect(report.errors == 1)
+            #expect(report.overlaps == 0)
+            #expect(report.afterTermination == 0)
+        }
+    }
+}
+
+/// How many values one thread has sent, read by another.
+private final class SentCount: Sendable {
+    let value = Atomic<Int>(0)
 }
 
 private extension ObservableType where Element == Int {
