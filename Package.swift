@@ -78,6 +78,11 @@ let package = Package(
                 "RxTrace", "RxGraphviz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            // The report page's files, compiled into the binary: rxtrace needs nothing beside it.
+            resources: [
+                .embedInCode("Report/report.html"), .embedInCode("Report/report.css"),
+                .embedInCode("Report/report.js"),
+            ],
             swiftSettings: swift5
         ),
         .target(

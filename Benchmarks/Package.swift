@@ -28,6 +28,12 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The report page in headless Chromium: load time and time per step (make bench-report).
+        .executableTarget(
+            name: "ReportBench",
+            dependencies: [.product(name: "RxTrace", package: "RxAnatomy")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // What the trace hooks cost: tracing off vs hooks compiled out (a second build with
         // RXANATOMY_NO_TRACE=1), and tracing on vs off. See Sources/TraceBench/main.swift.
         .executableTarget(

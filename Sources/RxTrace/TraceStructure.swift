@@ -33,6 +33,8 @@ package struct TraceStructure {
 
     package let document: TraceDocument
     package let byID: [UInt64: TraceNode]
+    /// What was left open (`leaked` is its nodes' ids).
+    package let leaks: TraceLeakReport
     package let leaked: Set<UInt64>
     package let subscriptions: [Subscription]
     /// Producers, observables and subjects not owned by an inner subscription, in id order.
@@ -47,7 +49,8 @@ package struct TraceStructure {
         var byID: [UInt64: TraceNode] = [:]
         for node in document.nodes { byID[node.id] = node }
         self.byID = byID
-        leaked = Set(TraceLeakReport(document).nodes.map(\.id))
+        leaks = TraceLeakReport(document)
+        leaked = Set(leaks.nodes.map(\.id))
 
         var outgoing: [UInt64: [TraceEdge]] = [:]
         var incoming: [UInt64: [TraceEdge]] = [:]

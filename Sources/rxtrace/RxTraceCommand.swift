@@ -22,7 +22,7 @@ struct RxTraceCommand: ParsableCommand {
             3 rendering or writing the output failed; 4 the program given to `run` could not be \
             started or wrote no trace.
             """,
-        subcommands: [Render.self, Leaks.self, Summary.self, Run.self]
+        subcommands: [Render.self, Report.self, Leaks.self, Summary.self, Run.self]
     )
 
     static func main() {
