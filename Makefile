@@ -96,8 +96,8 @@ bench: deps
 	cd Benchmarks && .build/release/TraceBench --baseline .build-notrace/release/TraceBench
 	cd Benchmarks && .build/release/RenderBench
 
-## The report page in headless Chromium: load time and time per step on recorded flatMap traces
-## of 10,000 and 40,000 nodes (Performance API; see Benchmarks/Sources/ReportBench).
+## The report page in headless Chromium: load time and time per step on two collapsed flatMap
+## traces of 10,000 nodes, one built, one recorded (Performance API; see Benchmarks/Sources/ReportBench).
 bench-report: deps browser-deps
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product rxtrace
 	cd Benchmarks && $(SWIFT) build -c release --product ReportBench

@@ -20,9 +20,16 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Hand-built traces in the shapes the views expect, shared by RenderBench and ReportBench.
+        .target(
+            name: "BenchTraces",
+            dependencies: [.product(name: "RxTrace", package: "RxAnatomy")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .executableTarget(
             name: "RenderBench",
             dependencies: [
+                "BenchTraces",
                 .product(name: "RxTrace", package: "RxAnatomy"),
                 .product(name: "RxGraphviz", package: "RxAnatomy"),
             ],
@@ -31,7 +38,7 @@ let package = Package(
         // The report page in headless Chromium: load time and time per step (make bench-report).
         .executableTarget(
             name: "ReportBench",
-            dependencies: [.product(name: "RxTrace", package: "RxAnatomy")],
+            dependencies: ["BenchTraces", .product(name: "RxTrace", package: "RxAnatomy")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // What the trace hooks cost: tracing off vs hooks compiled out (a second build with

@@ -146,4 +146,34 @@ import Testing
         #expect(cells.first == "·")
         #expect(cells.contains("2"))
     }
+
+    /// Real `flatMap` recordings collapse as the hand-built ones do: each inner subscription of
+    /// `of` (a sink, its disposer, merge's inner observer) and of `just` (no sink: the inner
+    /// observer and the `Just` it subscribed to) is one group, merge's disposable of them all
+    /// stays outside, and the 40 groups draw as one `×40` node.
+    @Test(arguments: ["of", "just"])
+    func recordedFlatMapInnerSubscriptionsCollapse(inner: String) throws {
+        var sum = 0
+        let trace = checkingNoLeaks {
+            Trace.record {
+                let source = Observable.from(Array(0..<40))
+                let flattened =
+                    inner == "of" ? source.flatMap { Observable.of($0) } : source.flatMap { Observable.just($0) }
+                _ = flattened.subscribe(onNext: { sum += $0 })
+            }
+        }
+        #expect(sum == 780)
+        let structure = TraceStructure(trace)
+        #expect(structure.subscriptions.count == 1)
+        let subscription = try #require(structure.subscriptions.first)
+        #expect(subscription.inner.count == 40)
+        #expect(Set(subscription.inner.map(\.signature)).count == 1)
+        let innerTypes = Set(subscription.inner[0].nodes.map { structure.byID[$0]!.type })
+        #expect(innerTypes.contains("MergeInnerObserver"))
+        #expect(innerTypes.contains(inner == "of" ? "ObservableSequenceSink" : "Just"))
+        // Only the outer producers stay on top.
+        #expect(structure.observables.map { structure.byID[$0]!.type } == ["ObservableSequence", "FlatMap"])
+        let dot = try TraceRenderer.graph(of: trace, view: .graph).dotText
+        #expect(dot.components(separatedBy: "×40").count - 1 == 1)
+    }
 }
