@@ -25,6 +25,14 @@ struct GraphView {
         var placement: [UInt64: String]
         /// How many inner subscriptions each collapsed node stands for.
         var collapsed: [String: Int]
+        /// The drawn edges: SVG id and drawn ends, in the trace's direction.
+        var edges: [Edge]
+
+        struct Edge {
+            var id: String
+            var from: String
+            var to: String
+        }
     }
 
     func build() throws(RenderError) -> DotGraph {
@@ -130,11 +138,14 @@ struct GraphView {
             graph.attributes["searchsize"] = "10"
         }
 
+        var edges: [Drawing.Edge] = []
         var seen = Set<String>()
         for edge in document.edges {
             guard let from = drawn[edge.from], let to = drawn[edge.to], from != to else { continue }
-            guard seen.insert("\(from)|\(to)|\(edge.relation.rawValue)").inserted else { continue }
+            let id = Self.edgeID(from: from, to: to, relation: edge.relation)
+            guard seen.insert(id).inserted else { continue }
             graph.root.edges.append(dotEdge(from: from, to: to, relation: edge.relation))
+            edges.append(Drawing.Edge(id: id, from: from, to: to))
         }
         if count > Self.largeGraph {
             // Edge labels become layout nodes in dot; external labels are placed afterwards.
@@ -142,12 +153,12 @@ struct GraphView {
         }
         // The observables share the top rank: labels on edges between them go outside, or
         // Graphviz 2.42 corrupts the layout (see `withFlatEdgeLabelsOutside`).
-        return Drawing(graph: graph.withFlatEdgeLabelsOutside(), placement: drawn, collapsed: collapsed)
+        return Drawing(graph: graph.withFlatEdgeLabelsOutside(), placement: drawn, collapsed: collapsed, edges: edges)
     }
 
     /// The SVG id of the drawn edge `from -relation-> to` (drawn node names, in the trace's
     /// direction even where the edge is drawn the other way round).
-    static func edgeID(from: String, to: String, relation: TraceRelation) -> String {
+    private static func edgeID(from: String, to: String, relation: TraceRelation) -> String {
         "\(from)-\(relation.rawValue)-\(to)"
     }
 

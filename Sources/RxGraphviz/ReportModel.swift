@@ -166,16 +166,10 @@ package struct ReportModel: Encodable {
                 }
                 placement[node.id] = drawnIndex[name]
             }
-            var seen = Set<String>()
-            for edge in document.edges {
-                guard let from = drawing.placement[edge.from], let to = drawing.placement[edge.to], from != to else {
-                    continue
-                }
-                let id = GraphView.edgeID(from: from, to: to, relation: edge.relation)
-                guard seen.insert(id).inserted else { continue }
-                graph.edgeID.append(id)
-                graph.edgeFrom.append(drawnIndex[from]!)
-                graph.edgeTo.append(drawnIndex[to]!)
+            for edge in drawing.edges {
+                graph.edgeID.append(edge.id)
+                graph.edgeFrom.append(drawnIndex[edge.from]!)
+                graph.edgeTo.append(drawnIndex[edge.to]!)
             }
         } catch {
             svg = nil
