@@ -90,14 +90,22 @@ struct PropertyCheckTests {
         #expect(Properties.openSubscriptions(open) == ["s0: subscription at 300 never closed"])
     }
 
-    @Test func leakCheckCatchesAnUndisposedSubscription() {
-        // A subscription nobody disposes, made inside the run, outlives it.
+    @Test func leakAndTraceChecksCatchAnUndisposedSubscription() {
+        let pipeline = PipelineCase(sources: [SourceSpec(hot: true, events: [])], ops: [.toArray], disposeAt: 1019)
+        let subject = PublishSubject<Int>()
         var kept: Disposable?
-        let before = Resources.snapshot()
-        kept = PublishSubject<Int>().map { $0 }.subscribe()
-        #expect(Resources.snapshot().grown(since: before).values.contains { $0 > 0 })
+        // A run that leaves a subscription open behind it.
+        let leaky = { (pipeline: PipelineCase) -> Outcome in
+            kept = subject.map { $0 }.subscribe()
+            return PipelineRun.run(pipeline)
+        }
+        let found = Properties.violations(of: pipeline, traced: true, run: leaky)
         kept?.dispose()
         kept = nil
+        #expect(found.contains { $0.hasPrefix("leaked: ") && $0.contains("MapSink") })
+        #expect(found.contains { $0.hasPrefix("Resources.total went from") })
+        #expect(found.contains { $0.hasPrefix("trace: ") && $0.contains("nodes alive at the end") })
+        #expect(Properties.violations(of: pipeline, traced: true).isEmpty)
     }
 
     @Test func theModelFollowsRxSwiftsZipAndCombineLatest() {
