@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 # Tests run one at a time: every test checks the process-wide live-object counts.
 SWIFT_TEST_FLAGS ?= --no-parallel
 
-.PHONY: demo test deps build release tsan bench clean format lint property asan fuzz soak
+.PHONY: demo test deps build release tsan bench clean format lint property asan asan fuzz soak
 
 ## Install what the build needs (libgraphviz-dev), only when it is missing.
 deps:
@@ -130,3 +130,11 @@ property: deps
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --build-tests
 	RX_PROPERTY_N=$(or $(N),2000) RX_PROPERTY_SEED=$(or $(SEED),1) \
 		$(SWIFT) test $(SWIFT_BUILD_FLAGS) $(SWIFT_TEST_FLAGS) --skip-build --filter PipelinePropertyTests
+
+## The whole suite under AddressSanitizer, LeakSanitizer included (its own build folder); what
+## LeakSanitizer must not report is in Tests/lsan-suppressions.txt, with why.
+ASAN_SCRATCH ?= .build-asan
+asan: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path $(ASAN_SCRATCH)
+	LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan-suppressions.txt print_suppressions=0 $$LSAN_OPTIONS" \
+		$(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_SCRATCH) $(SWIFT_TEST_FLAGS)
