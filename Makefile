@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 # Tests run one at a time: every test checks the process-wide live-object counts.
 SWIFT_TEST_FLAGS ?= --no-parallel
 
-.PHONY: demo test deps build release tsan bench clean format lint property asan asan fuzz soak
+.PHONY: demo test deps build release tsan bench clean format lint property asan soak asan fuzz soak
 
 ## Install what the build needs (libgraphviz-dev), only when it is missing.
 deps:
@@ -138,3 +138,10 @@ asan: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path $(ASAN_SCRATCH)
 	LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan-suppressions.txt print_suppressions=0 $$LSAN_OPTIONS" \
 		$(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_SCRATCH) $(SWIFT_TEST_FLAGS)
+
+## Soak (not in `make test`): 10 million events through flatMap/merge/observe(on:) across threads,
+## tracing off then on; events/s and resident memory, failing if memory grows. EVENTS=… for fewer.
+soak: deps
+	@rm -f Benchmarks/.build/release.yaml Benchmarks/.build/*/release/description.json
+	cd Benchmarks && $(SWIFT) build -c release --product Soak
+	cd Benchmarks && .build/release/Soak $(EVENTS)
