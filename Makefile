@@ -6,7 +6,8 @@ SWIFT_BUILD_FLAGS ?=
 # Tests run one at a time: every test checks the process-wide live-object counts.
 SWIFT_TEST_FLAGS ?= --no-parallel
 
-.PHONY: demo test deps build release tsan bench clean format lint property asan fuzz soak
+.PHONY: demo test deps build release tsan bench clean format lint property asan fuzz soak examples
+.PHONY: browser-deps test-browser bench-report
 
 ## Install what the build needs (libgraphviz-dev), only when it is missing.
 deps:
@@ -32,17 +33,51 @@ demo: deps
 	"$$bin/chapter02" --diagrams $(DEMO_DIR) && \
 	"$$bin/rxtrace" render $(DEMO_DIR)/mojito.trace.json --view graph -o $(DEMO_DIR)/graph.svg && \
 	"$$bin/rxtrace" render $(DEMO_DIR)/mojito.trace.json --view flow -o $(DEMO_DIR)/flow.svg && \
-	echo && echo "==> the subscription graph of that run: $(DEMO_DIR)/graph.svg" && \
+	"$$bin/rxtrace" report $(DEMO_DIR)/mojito.trace.json -o $(DEMO_DIR)/report.html && \
+	echo && echo "==> that run, replayed call by call (open it in a browser): $(DEMO_DIR)/report.html" && \
+	echo "==> the subscription graph of that run: $(DEMO_DIR)/graph.svg" && \
 	echo "==> its numbered calls (step1…step9):    $(DEMO_DIR)/flow.svg" && \
 	echo "==> every diagram of the chapter:         $(DEMO_DIR)/"
 
-## Every test: unit, virtual-time, trace, rendering, CLI and chapter transcripts (and the format check).
-test: deps lint
+## Every test: unit, virtual-time, trace, rendering, CLI, the report in a real browser and chapter
+## transcripts (and the format check).
+test: deps lint browser-deps
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --build-tests
-	$(SWIFT) test $(SWIFT_BUILD_FLAGS) $(SWIFT_TEST_FLAGS) --skip-build
+	RXANATOMY_BROWSER_TEST=1 $(SWIFT) test $(SWIFT_BUILD_FLAGS) $(SWIFT_TEST_FLAGS) --skip-build
+	@$(MAKE) --no-print-directory examples
+
+## Examples/: a package written for RxSwift 6 (`import RxSwift`, `import RxTest`), built and
+## tested against this checkout's drop-in modules. Its own build folder: it is another package.
+examples:
+	$(SWIFT) build --package-path Examples --build-tests
+	$(SWIFT) test --package-path Examples --skip-build
+
+## What the report's browser test needs, only when missing: Debian's chromium and chromium-driver
+## (about two minutes to install on a fresh machine), and Selenium for python3 from PyPI.
+PYTHON ?= python3
+browser-deps:
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then \
+		echo "==> installing chromium and chromium-driver (the browser test of rxtrace report)"; \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null || \
+		{ echo "error: could not install chromium and chromium-driver (apt-get failed)" >&2; exit 2; }; \
+	fi
+	@if ! $(PYTHON) -c "import selenium" 2>/dev/null; then \
+		echo "==> installing selenium for $(PYTHON) (the browser test of rxtrace report)"; \
+		$(PYTHON) -m pip install -q --disable-pip-version-check "selenium>=4.20,<5" || \
+		{ echo "error: could not install selenium (pip failed)" >&2; exit 2; }; \
+	fi
+
+## Only the browser test of `rxtrace report` (headless Chromium; screenshots in out/browser-test/).
+test-browser: deps browser-deps
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --build-tests
+	RXANATOMY_BROWSER_TEST=1 $(SWIFT) test $(SWIFT_BUILD_FLAGS) $(SWIFT_TEST_FLAGS) --skip-build \
+		--filter ReportBrowserTests
 
 ## Formatting: `swift format` (in the toolchain) with the configuration in .swift-format (120 columns).
-FORMAT_PATHS := Package.swift Sources Tests Chapters Benchmarks/Package.swift Benchmarks/Sources Fuzz/Package.swift Fuzz/Sources
+FORMAT_PATHS := Package.swift Sources Tests Chapters Benchmarks/Package.swift Benchmarks/Sources Examples/Package.swift \
+	Examples/Sources Examples/Tests Fuzz/Package.swift Fuzz/Sources
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
 
@@ -54,7 +89,7 @@ release: deps
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 
 clean:
-	rm -rf .build
+	rm -rf .build Examples/.build
 
 ## Benchmarks (release, their own package under Benchmarks/): the core against OpenCombine and
 ## a plain loop, what tracing costs (against a build with the hooks compiled out), rendering.
@@ -68,6 +103,13 @@ bench: deps
 	cd Benchmarks && .build/release/CoreBench
 	cd Benchmarks && .build/release/TraceBench --baseline .build-notrace/release/TraceBench
 	cd Benchmarks && .build/release/RenderBench
+
+## The report page in headless Chromium: load time and time per step on two collapsed flatMap
+## traces of 10,000 nodes, one built, one recorded (Performance API; see Benchmarks/Sources/ReportBench).
+bench-report: deps browser-deps
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product rxtrace
+	cd Benchmarks && $(SWIFT) build -c release --product ReportBench
+	Benchmarks/.build/release/ReportBench "$$($(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path)/rxtrace" out/bench-report
 
 # --- chapters (make chapter N=02, make chapters, make diagrams) ---
 # Each chapter is Chapters/NN-Topic/ built as executable chapterNN; the header line of each
@@ -100,17 +142,21 @@ chapters: deps
 		echo; \
 	done
 
-## Write every chapter's traces and diagrams under docs/diagrams/NN-Topic/.
+## Write every chapter's traces and diagrams under docs/diagrams/NN-Topic/, and report.html: the
+## chapter's whole run (traced with RXTRACE in a second run) replayed call by call.
 diagrams: deps
 	@for dir in $(CHAPTER_DIRS); do \
 		n=$$(basename $$dir | cut -c1-2); \
 		$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product chapter$$n >/dev/null || exit 1; \
 	done; \
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product rxtrace >/dev/null || exit 1; \
 	bin="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)"; \
 	for dir in $(CHAPTER_DIRS); do \
 		name=$$(basename $$dir); n=$$(echo $$name | cut -c1-2); \
 		mkdir -p $(DIAGRAMS_DIR)/$$name; \
 		"$$bin/chapter$$n" --diagrams $(DIAGRAMS_DIR)/$$name >/dev/null || exit 1; \
+		RXTRACE=$(DIAGRAMS_DIR)/$$name/trace.json "$$bin/chapter$$n" >/dev/null || exit 1; \
+		"$$bin/rxtrace" report $(DIAGRAMS_DIR)/$$name/trace.json -o $(DIAGRAMS_DIR)/$$name/report.html || exit 1; \
 		echo "==> $(DIAGRAMS_DIR)/$$name: $$(ls $(DIAGRAMS_DIR)/$$name | wc -l) files"; \
 	done
 

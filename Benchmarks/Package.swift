@@ -20,12 +20,25 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Hand-built traces in the shapes the views expect, shared by RenderBench and ReportBench.
+        .target(
+            name: "BenchTraces",
+            dependencies: [.product(name: "RxTrace", package: "RxAnatomy")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .executableTarget(
             name: "RenderBench",
             dependencies: [
+                "BenchTraces",
                 .product(name: "RxTrace", package: "RxAnatomy"),
                 .product(name: "RxGraphviz", package: "RxAnatomy"),
             ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // The report page in headless Chromium: load time and time per step (make bench-report).
+        .executableTarget(
+            name: "ReportBench",
+            dependencies: ["BenchTraces", .product(name: "RxTrace", package: "RxAnatomy")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // What the trace hooks cost: tracing off vs hooks compiled out (a second build with

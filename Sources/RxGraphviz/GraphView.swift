@@ -8,16 +8,38 @@ struct GraphView {
     let options: RenderOptions
     let structure: TraceStructure
 
-    init(_ document: TraceDocument, _ options: RenderOptions) {
+    init(_ document: TraceDocument, _ options: RenderOptions, structure: TraceStructure? = nil) {
         self.document = document
         self.options = options
-        structure = TraceStructure(document)
+        self.structure = structure ?? TraceStructure(document)
     }
 
     /// Above this many drawn nodes the layout trades some polish for speed.
     static let largeGraph = 300
 
+    /// The graph, and where each trace node went in it.
+    struct Drawing {
+        var graph: DotGraph
+        /// The drawn node of each trace node that is drawn (`n5`; a collapsed group's members
+        /// share theirs, `c1_12`). Drawn nodes and edges carry these as their SVG ids.
+        var placement: [UInt64: String]
+        /// How many inner subscriptions each collapsed node stands for.
+        var collapsed: [String: Int]
+        /// The drawn edges: SVG id and drawn ends, in the trace's direction.
+        var edges: [Edge]
+
+        struct Edge {
+            var id: String
+            var from: String
+            var to: String
+        }
+    }
+
     func build() throws(RenderError) -> DotGraph {
+        try drawing().graph
+    }
+
+    func drawing() throws(RenderError) -> Drawing {
         guard !document.nodes.isEmpty else { throw .viewDoesNotFit("graph view: the trace has no nodes") }
         var graph = DotGraph(
             name: "subscriptions",
@@ -33,6 +55,7 @@ struct GraphView {
 
         // Where each trace node is drawn (collapsed groups share one drawn node).
         var drawn: [UInt64: String] = [:]
+        var collapsed: [String: Int] = [:]
 
         // Observables on top, in assembly (id) order.
         var top = DotSubgraph(name: "observables", attributes: ["rank": "min"])
@@ -73,6 +96,7 @@ struct GraphView {
                     guard representative.contains(where: options.matches) else { continue }
                     let name = "c\(subscription.number)_\(groups[0].nodes[0])"
                     cluster.nodes.append(collapsedNode(name: name, nodes: representative, count: members.count))
+                    collapsed[name] = members.count
                     for group in groups { for id in group.nodes { drawn[id] = name } }
                 } else {
                     for index in members {
@@ -114,11 +138,14 @@ struct GraphView {
             graph.attributes["searchsize"] = "10"
         }
 
+        var edges: [Drawing.Edge] = []
         var seen = Set<String>()
         for edge in document.edges {
             guard let from = drawn[edge.from], let to = drawn[edge.to], from != to else { continue }
-            guard seen.insert("\(from)|\(to)|\(edge.relation.rawValue)").inserted else { continue }
+            let id = Self.edgeID(from: from, to: to, relation: edge.relation)
+            guard seen.insert(id).inserted else { continue }
             graph.root.edges.append(dotEdge(from: from, to: to, relation: edge.relation))
+            edges.append(Drawing.Edge(id: id, from: from, to: to))
         }
         if count > Self.largeGraph {
             // Edge labels become layout nodes in dot; external labels are placed afterwards.
@@ -126,7 +153,13 @@ struct GraphView {
         }
         // The observables share the top rank: labels on edges between them go outside, or
         // Graphviz 2.42 corrupts the layout (see `withFlatEdgeLabelsOutside`).
-        return graph.withFlatEdgeLabelsOutside()
+        return Drawing(graph: graph.withFlatEdgeLabelsOutside(), placement: drawn, collapsed: collapsed, edges: edges)
+    }
+
+    /// The SVG id of the drawn edge `from -relation-> to` (drawn node names, in the trace's
+    /// direction even where the edge is drawn the other way round).
+    private static func edgeID(from: String, to: String, relation: TraceRelation) -> String {
+        "\(from)-\(relation.rawValue)-\(to)"
     }
 
     private var title: String {
@@ -177,11 +210,13 @@ struct GraphView {
 
     private func dotNode(_ node: TraceNode) -> DotNode {
         let (shape, style) = shape(node.kind)
+        let name = "n\(node.id)"
         var attributes: DotAttributes = [
-            "label": .text("\(node.type)\n\(node.siteAndID)"), "shape": .text(shape), "style": .text(style),
+            "id": .text(name), "label": .text("\(node.type)\n\(node.siteAndID)"), "shape": .text(shape),
+            "style": .text(style),
         ]
         for item in colours([node]).items { attributes[item.key] = item.value }
-        return DotNode("n\(node.id)", attributes)
+        return DotNode(name, attributes)
     }
 
     private func collapsedNode(name: String, nodes: [TraceNode], count: Int) -> DotNode {
@@ -194,12 +229,20 @@ struct GraphView {
         var label = "\(types)\n"
         if !sites.isEmpty { label += "\(sites)\n" }
         label += "×\(count)"
-        var attributes: DotAttributes = ["label": .text(label), "shape": "box3d", "style": "filled"]
+        var attributes: DotAttributes = ["id": .text(name), "label": .text(label), "shape": "box3d", "style": "filled"]
         for item in colours(nodes).items { attributes[item.key] = item.value }
         return DotNode(name, attributes)
     }
 
     private func dotEdge(from: String, to: String, relation: TraceRelation) -> DotEdge {
+        var edge = styledEdge(from: from, to: to, relation: relation)
+        var attributes: DotAttributes = ["id": .text(Self.edgeID(from: from, to: to, relation: relation))]
+        for item in edge.attributes.items { attributes[item.key] = item.value }
+        edge.attributes = attributes
+        return edge
+    }
+
+    private func styledEdge(from: String, to: String, relation: TraceRelation) -> DotEdge {
         switch relation {
         case .source:
             // Drawn from the source so a chain reads left to right in assembly order.

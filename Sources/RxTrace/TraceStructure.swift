@@ -33,6 +33,8 @@ package struct TraceStructure {
 
     package let document: TraceDocument
     package let byID: [UInt64: TraceNode]
+    /// What was left open (`leaked` is its nodes' ids).
+    package let leaks: TraceLeakReport
     package let leaked: Set<UInt64>
     package let subscriptions: [Subscription]
     /// Producers, observables and subjects not owned by an inner subscription, in id order.
@@ -47,7 +49,8 @@ package struct TraceStructure {
         var byID: [UInt64: TraceNode] = [:]
         for node in document.nodes { byID[node.id] = node }
         self.byID = byID
-        leaked = Set(TraceLeakReport(document).nodes.map(\.id))
+        leaks = TraceLeakReport(document)
+        leaked = Set(leaks.nodes.map(\.id))
 
         var outgoing: [UInt64: [TraceEdge]] = [:]
         var incoming: [UInt64: [TraceEdge]] = [:]
@@ -75,9 +78,11 @@ package struct TraceStructure {
         let ordered = components.values.map { $0.sorted() }.sorted { $0[0] < $1[0] }
 
         var subscribedBy: [UInt64: [UInt64]] = [:]
+        var subscribers: [UInt64: [UInt64]] = [:]
         for step in document.steps where step.call == .subscribe && byID[step.to] != nil && !isSubscriptionSide(step.to)
         {
             subscribedBy[step.from, default: []].append(step.to)
+            subscribers[step.to, default: []].append(step.from)
         }
         var innerProducers = Set<UInt64>()
         var subscriptions: [Subscription] = []
@@ -108,10 +113,18 @@ package struct TraceStructure {
             func runProducers(_ id: UInt64) -> [UInt64] {
                 (incoming[id] ?? []).filter { $0.relation == .run }.map(\.from)
             }
-            // Inner sinks, then what they forward to, then the disposers owning inner nodes.
+            // Inner sinks, and inner observers subscribed straight to a producer made per element
+            // (`just` delivers without a sink); then what they forward to, then the disposers
+            // owning inner nodes.
             var inner = Set<UInt64>()
             for id in members where byID[id]!.kind == .sink {
                 let producers = runProducers(id)
+                if !producers.isEmpty, !chain.isEmpty, producers.allSatisfy({ !chain.contains($0) }) {
+                    inner.insert(id)
+                }
+            }
+            for id in members where id != root && byID[id]!.kind == .observer {
+                let producers = (subscribedBy[id] ?? []).filter { byID[$0]!.kind == .producer }
                 if !producers.isEmpty, !chain.isEmpty, producers.allSatisfy({ !chain.contains($0) }) {
                     inner.insert(id)
                 }
@@ -127,14 +140,25 @@ package struct TraceStructure {
                 }
             }
             if !inner.isEmpty {
-                // Disposers owning an inner sink or observer directly, then what only they own.
+                // The inner workers joined by forward edges: one piece per inner subscription.
+                var workers = UnionFind()
+                for id in inner { workers.add(id) }
+                for id in inner.sorted() {
+                    for edge in outgoing[id] ?? [] where edge.relation == .forward && inner.contains(edge.to) {
+                        workers.union(id, edge.to)
+                    }
+                }
+                // Disposers owning the sinks or observers of one inner subscription directly (not
+                // merge's disposable of them all), then what only they own.
                 var changed = true
                 while changed {
                     changed = false
                     for id in members where !inner.contains(id) && byID[id]!.kind == .disposable {
                         let owned = (outgoing[id] ?? []).filter { $0.relation == .owns }.map(\.to)
                         let owners = (incoming[id] ?? []).filter { $0.relation == .owns }.map(\.from)
-                        let ownsInnerWorker = owned.contains { inner.contains($0) && byID[$0]!.kind != .disposable }
+                        let ownedWorkers = owned.filter { inner.contains($0) && byID[$0]!.kind != .disposable }
+                        let pieces = Set(ownedWorkers.map { workers.find($0) })
+                        let ownsInnerWorker = pieces.count == 1
                         let ownedOnlyByInner = !owners.isEmpty && owners.allSatisfy { inner.contains($0) }
                         if ownsInnerWorker || ownedOnlyByInner {
                             inner.insert(id)
@@ -155,13 +179,18 @@ package struct TraceStructure {
             }
             var groups: [UInt64: [UInt64]] = [:]
             for id in inner { groups[innerFinder.find(id), default: []].append(id) }
-            // A producer that ran sinks of exactly one inner subscription belongs to it.
+            // A producer that ran sinks of exactly one inner subscription (or that only its
+            // observers subscribed to) belongs to it.
             var groupOf: [UInt64: UInt64] = [:]
             for (key, ids) in groups { for id in ids { groupOf[id] = key } }
             var producersOf: [UInt64: [UInt64]] = [:]
-            for id in inner.sorted() where byID[id]!.kind == .sink {
-                for producer in runProducers(id) {
-                    let targets = Set((outgoing[producer] ?? []).filter { $0.relation == .run }.map(\.to))
+            for id in inner.sorted() where byID[id]!.kind == .sink || byID[id]!.kind == .observer {
+                let made = byID[id]!.kind == .sink ? runProducers(id) : (subscribedBy[id] ?? [])
+                for producer in made where byID[producer]!.kind == .producer {
+                    let targets =
+                        byID[id]!.kind == .sink
+                        ? Set((outgoing[producer] ?? []).filter { $0.relation == .run }.map(\.to))
+                        : Set(subscribers[producer] ?? [])
                     let owningGroups = Set(targets.map { groupOf[$0] ?? 0 })
                     if owningGroups.count == 1, owningGroups.first != 0, !chain.contains(producer),
                         !(producersOf[groupOf[id]!] ?? []).contains(producer)

@@ -11,7 +11,8 @@ extension RxTraceCommand {
             discussion: """
                 Runs the program with RXTRACE=DIR/trace.json, then writes graph.svg, flow.svg, \
                 marbles.svg and resources.svg into DIR (a view that does not fit the trace is \
-                skipped with a note). A chapter name such as 02 or chapter02 means the built \
+                skipped with a note), and report.html, the page that replays the run (see rxtrace \
+                report). A chapter name such as 02 or chapter02 means the built \
                 chapter executable next to rxtrace. Arguments after -- go to the program.
 
                 Examples:
@@ -110,6 +111,16 @@ extension RxTraceCommand {
                     Console.error("rxtrace: \(error.message)")
                     renderingFailed = error
                 }
+            }
+            let report = directory.appendingPathComponent("report.html").path
+            do {
+                let model = ReportModel(document)
+                if let note = model.graphNote { Console.error("rxtrace: note: the report has no graph: \(note)") }
+                try writeAtomically(try ReportPage.html(model), to: report)
+                written.insert(report, at: 0)
+            } catch let error as CLIError {
+                Console.error("rxtrace: \(error.message)")
+                renderingFailed = error
             }
             Console.out("trace: \(traceURL.path)\n" + written.map { "wrote \($0)\n" }.joined())
             if let renderingFailed { throw ExitCode(renderingFailed.status) }

@@ -22,7 +22,7 @@ struct RxTraceCommand: ParsableCommand {
             3 rendering or writing the output failed; 4 the program given to `run` could not be \
             started or wrote no trace.
             """,
-        subcommands: [Render.self, Leaks.self, Summary.self, Run.self]
+        subcommands: [Render.self, Report.self, Leaks.self, Summary.self, Run.self]
     )
 
     static func main() {
@@ -112,27 +112,11 @@ enum Console {
     }
 }
 
-/// Writes `data` to `path` through a temporary file in the same directory renamed into place,
-/// so a failure never leaves a partial file.
+/// Writes `data` to `path` (`AtomicFile`: a failure never leaves a partial file).
 func writeAtomically(_ data: Data, to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    let directory = url.deletingLastPathComponent()
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
-    else {
-        throw CLIError.rendering("\(path): cannot write: no directory \(directory.path)")
-    }
-    let temporary = directory.appendingPathComponent(
-        ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
     do {
-        try data.write(to: temporary)
+        try AtomicFile.write(data, to: URL(fileURLWithPath: path))
     } catch {
-        try? FileManager.default.removeItem(at: temporary)
-        throw CLIError.rendering("\(path): cannot write: \((error as NSError).localizedDescription)")
-    }
-    guard rename(temporary.path, url.path) == 0 else {
-        let reason = String(cString: strerror(errno))
-        try? FileManager.default.removeItem(at: temporary)
-        throw CLIError.rendering("\(path): cannot write: \(reason)")
+        throw CLIError.rendering("\(path): cannot write: \(error.reason)")
     }
 }

@@ -18,7 +18,7 @@ struct SubscribeFlowTests {
         }
         #expect(printed.all == ["mojito"])
         let calls = recorder.calls
-        // DESIGN.md's reference: subscribe → schedule → SinkDisposer.init → run → sink init →
+        // 001's reference (docs/trace-format.md, `steps`): subscribe → schedule → SinkDisposer.init → run → sink init →
         // handler → on (sink) → forwardOn → on (observer) → onCore → setSinkAndSubscription.
         let flow: [TraceCall] = [
             .subscribe, .schedule, .`init`, .run, .`init`, .handler, .on, .forwardOn, .on, .onCore,

@@ -26,10 +26,13 @@ struct CLI {
         }
     }()
 
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Result {
-        guard let binary else { throw CLIMissing() }
+    /// Runs `rxtrace` (or `program`) with `arguments` in `directory`.
+    static func run(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], program: URL? = nil
+    ) throws -> Result {
+        guard let executable = program ?? binary else { throw CLIMissing() }
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
@@ -209,12 +212,15 @@ final class Scratch {
             ["render", "nope.json", "-o", "out.svg"], scratch: scratch, mentioning: ["nope.json", "no such file"])
         try expectRejected(["leaks", "nope.json"], scratch: scratch, mentioning: ["no such file"])
         try expectRejected(["summary", "nope.json"], scratch: scratch, mentioning: ["no such file"])
+        try expectRejected(
+            ["report", "nope.json", "-o", "report.html"], scratch: scratch, mentioning: ["nope.json", "no such file"])
     }
 
     @Test func emptyFile() throws {
         let scratch = try Scratch()
         let trace = try scratch.write(Data(), "empty.json")
         try expectRejected(["render", trace, "-o", "out.svg"], scratch: scratch, mentioning: ["empty"])
+        try expectRejected(["report", trace, "-o", "out.html"], scratch: scratch, mentioning: ["empty"])
     }
 
     @Test func truncatedAndMalformedJSON() throws {
@@ -223,6 +229,8 @@ final class Scratch {
         let truncated = try scratch.write(json.prefix(json.count / 2), "truncated.json")
         try expectRejected(
             ["render", truncated, "-o", "out.svg"], scratch: scratch, mentioning: ["truncated.json", "JSON"])
+        try expectRejected(
+            ["report", truncated, "-o", "out.html"], scratch: scratch, mentioning: ["truncated.json", "JSON"])
         let malformed = try scratch.write(Data("{\"format\": \"rxtrace/1\", \"nodes\": [1, }".utf8), "malformed.json")
         try expectRejected(["render", malformed, "-o", "out.png"], scratch: scratch, mentioning: ["malformed.json"])
         let wrongShape = try scratch.write(Data("{\"format\": \"rxtrace/1\", \"nodes\": 3}".utf8), "shape.json")
@@ -235,6 +243,7 @@ final class Scratch {
         document.format = "rxtrace/99"
         let trace = try scratch.write(document)
         try expectRejected(["render", trace, "-o", "out.svg"], scratch: scratch, mentioning: ["rxtrace/99"])
+        try expectRejected(["report", trace, "-o", "out.html"], scratch: scratch, mentioning: ["rxtrace/99"])
     }
 
     @Test func randomBytes() throws {
@@ -244,6 +253,7 @@ final class Scratch {
         let trace = try scratch.write(bytes, "random.bin")
         try expectRejected(["render", trace, "-o", "out.svg"], scratch: scratch, mentioning: ["random.bin"])
         try expectRejected(["leaks", trace], scratch: scratch, mentioning: ["random.bin"])
+        try expectRejected(["report", trace], scratch: scratch, mentioning: ["random.bin"])
     }
 
     @Test func viewsThatDoNotFit() throws {
@@ -279,6 +289,9 @@ final class Scratch {
         let trace = try scratch.write(Fixtures.reference())
         try expectRejected(
             ["render", trace, "-o", "no/such/dir/graph.svg"], scratch: scratch, mentioning: ["cannot write"], status: 3)
+        try expectRejected(
+            ["report", trace, "-o", "no/such/dir/report.html"], scratch: scratch, mentioning: ["cannot write"],
+            status: 3)
     }
 }
 
@@ -341,7 +354,8 @@ final class Scratch {
     @Test func helpEverywhere() throws {
         let scratch = try Scratch()
         for arguments in [
-            ["--help"], ["render", "--help"], ["leaks", "--help"], ["summary", "--help"], ["run", "--help"],
+            ["--help"], ["render", "--help"], ["report", "--help"], ["leaks", "--help"], ["summary", "--help"],
+            ["run", "--help"],
             ["help", "render"],
         ] {
             let result = try CLI.run(arguments, in: scratch.url)
@@ -371,7 +385,7 @@ final class Scratch {
         let written =
             (try? FileManager.default.contentsOfDirectory(atPath: scratch.url.appendingPathComponent("diagrams").path))?
             .sorted()
-        #expect(written == ["flow.svg", "graph.svg", "marbles.svg", "resources.svg", "trace.json"])
+        #expect(written == ["flow.svg", "graph.svg", "marbles.svg", "report.html", "resources.svg", "trace.json"])
         #expect(result.out.contains("wrote"))
     }
 
@@ -383,6 +397,7 @@ final class Scratch {
         #expect(result.stderr.contains("skipped marbles"))
         #expect(FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("d/graph.svg").path))
         #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("d/marbles.svg").path))
+        #expect(FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("d/report.html").path))
     }
 
     @Test func programWithoutTraceFails() throws {

@@ -1,60 +1,10 @@
 // Rendering speed of the graph view on large traces (issue 5's targets):
 // a collapsed graph of a trace with 10,000 inner subscriptions (< 5 s) and a 1,000-node
 // expanded graph (< 10 s). Each figure is the best of three runs, SVG through Graphviz.
+import BenchTraces
 import Foundation
 import RxGraphviz
 import RxTrace
-
-/// `Observable.from(0..<count).flatMap { .just($0) }.subscribe(…)`, completed and disposed:
-/// four nodes per inner subscription (Just, FlatMapInnerObserver, SinkDisposer, JustSink).
-func flatMapJust(count: Int) -> TraceDocument {
-    var nodes: [TraceNode] = []
-    var edges: [TraceEdge] = []
-    var seq: UInt64 = 0
-    func node(_ id: UInt64, _ kind: TraceNodeKind, _ type: String, _ site: String, disposed: Bool = true) {
-        seq += 1
-        nodes.append(
-            TraceNode(
-                id: id, kind: kind, type: type, callSite: site, created: seq,
-                disposed: disposed && kind != .producer ? seq + 1 : nil,
-                deinitialized: disposed && kind != .producer ? seq + 1 : nil))
-    }
-    node(1, .producer, "ObservableSequence", "main.swift:1")
-    node(2, .producer, "FlatMap", "main.swift:2")
-    node(3, .observer, "AnonymousObserver", "main.swift:3")
-    node(4, .disposable, "SinkDisposer", "main.swift:2")
-    node(5, .sink, "FlatMapSink", "main.swift:2")
-    node(6, .disposable, "CompositeDisposable", "main.swift:2")
-    node(7, .disposable, "SinkDisposer", "main.swift:1")
-    node(8, .sink, "ObservableSequenceSink", "main.swift:1")
-    edges += [
-        TraceEdge(from: 2, to: 1, relation: .source), TraceEdge(from: 2, to: 5, relation: .run),
-        TraceEdge(from: 5, to: 3, relation: .forward), TraceEdge(from: 4, to: 5, relation: .owns),
-        TraceEdge(from: 4, to: 6, relation: .owns), TraceEdge(from: 1, to: 8, relation: .run),
-        TraceEdge(from: 8, to: 5, relation: .forward), TraceEdge(from: 7, to: 8, relation: .owns),
-        TraceEdge(from: 6, to: 7, relation: .owns),
-    ]
-    var next: UInt64 = 9
-    var events: [TraceEvent] = []
-    for element in 0..<count {
-        let just = next, observer = next + 1, disposer = next + 2, sink = next + 3
-        next += 4
-        node(just, .producer, "Just", "main.swift:2")
-        node(observer, .observer, "FlatMapInnerObserver", "main.swift:2")
-        node(disposer, .disposable, "SinkDisposer", "main.swift:2")
-        node(sink, .sink, "JustSink", "main.swift:2")
-        edges += [
-            TraceEdge(from: just, to: sink, relation: .run), TraceEdge(from: sink, to: observer, relation: .forward),
-            TraceEdge(from: observer, to: 5, relation: .forward), TraceEdge(from: disposer, to: sink, relation: .owns),
-            TraceEdge(from: 6, to: disposer, relation: .owns),
-        ]
-        seq += 1
-        events.append(TraceEvent(seq: seq, node: observer, kind: .next, value: "\(element)", time: 0))
-        seq += 1
-        events.append(TraceEvent(seq: seq, node: observer, kind: .completed, value: nil, time: 0))
-    }
-    return TraceDocument(nodes: nodes, edges: edges, events: events)
-}
 
 /// `count` separate `subject.map { … }.subscribe(…)` chains, five nodes each.
 func manyChains(count: Int) -> TraceDocument {

@@ -14,7 +14,7 @@ import Synchronization
 // use it; any other observer type takes the producer's plain path.
 
 /// A sink that a `SinkRunner` can build: the `run` of its producer, as a type.
-protocol ProducerSink: ObserverType, Disposable {
+protocol RunnableSink: ObserverType, Disposable {
     associatedtype Parent: AnyObject
     associatedtype Downstream: ObserverType
 
@@ -35,7 +35,7 @@ class AnySinkRunner<Observer: ObserverType> {
     }
 }
 
-final class SinkRunner<S: ProducerSink>: AnySinkRunner<S.Downstream> {
+final class SinkRunner<S: RunnableSink>: AnySinkRunner<S.Downstream> {
     override func run(
         _ parent: AnyObject, _ observer: S.Downstream, _ cancel: Cancelable
     ) -> (sink: Disposable, subscription: Disposable) {
@@ -91,7 +91,7 @@ struct SinkRunnerCache: ~Copyable {
     /// Notes a run with sinks of type `S`; at the second, keeps a runner of them (unless
     /// one is kept already).
     @inline(__always)
-    func keep<S: ProducerSink>(_ sinkType: S.Type) {
+    func keep<S: RunnableSink>(_ sinkType: S.Type) {
         let bits = entry.load(ordering: .relaxed)
         if bits == Self.none {
             _ = entry.compareExchange(expected: Self.none, desired: Self.ranOnce, ordering: .relaxed)
@@ -101,7 +101,7 @@ struct SinkRunnerCache: ~Copyable {
     }
 
     @inline(never)
-    private func keepRunner<S: ProducerSink>(_ sinkType: S.Type) {
+    private func keepRunner<S: RunnableSink>(_ sinkType: S.Type) {
         let fresh = Unmanaged.passRetained(
             Entry(observerType: ObjectIdentifier(S.Downstream.self), runner: SinkRunner<S>()))
         let bits = Int(bitPattern: fresh.toOpaque())

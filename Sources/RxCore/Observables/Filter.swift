@@ -11,7 +11,7 @@ extension ObservableType {
     }
 }
 
-final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType, ProducerSink {
+final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType, RunnableSink {
     typealias Predicate = (Element) throws -> Bool
     typealias Element = Observer.Element
 

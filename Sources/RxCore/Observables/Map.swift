@@ -14,7 +14,7 @@ extension ObservableType {
 // `ResultType` is a parameter of its own (RxSwift derives it from `Observer`) so that every
 // element's result has its type at hand in the class, rather than looked up through
 // `Observer`'s conformance (a runtime call per element).
-final class MapSink<SourceType, ResultType, Observer: ObserverType>: Sink<Observer>, ObserverType, ProducerSink
+final class MapSink<SourceType, ResultType, Observer: ObserverType>: Sink<Observer>, ObserverType, RunnableSink
 where Observer.Element == ResultType {
     typealias Transform = (SourceType) throws -> ResultType
     typealias Element = SourceType

@@ -169,8 +169,7 @@ final class Generate<Element>: Producer<Element> {
 class SteppingSink<Observer: ObserverType>: Sink<Observer>, TrampolineItem {
     typealias Element = Observer.Element
     private let scheduler: ImmediateSchedulerType
-    /// `self` as a trampoline item, made once: converting a generic class to the existential
-    /// costs a metadata lookup, which would otherwise happen for every element.
+    /// `self` as a trampoline item, made once (docs/architecture.md, "Generic metadata").
     private unowned(unsafe) var asTrampolineItem: any TrampolineItem
 
     init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable, counter: ResourceCounter) {
@@ -245,9 +244,9 @@ final class ObservableSequenceSink<Observer: ObserverType>: SteppingSink<Observe
     }
 }
 
-/// Counts through an integer range.
-// Generic over `Element` too (not only `Observer.Element`): a generic argument's metadata is at
-// hand, an associated type's is looked up at each step.
+/// Counts through an integer range. Generic over `Element` as well as `Observer`: a generic
+/// argument's metadata is at hand, an associated type's is looked up at each step
+/// (docs/architecture.md, "Generic metadata").
 final class RangeSink<Element: RxAbstractInteger, Observer: ObserverType>: SteppingSink<Observer>
 where Observer.Element == Element {
     // Generic integer arithmetic goes through witness tables, so count down in `Int` and add

@@ -23,7 +23,7 @@ extension ObservableType {
         line: UInt = #line
     ) -> Disposable {
         // Inlinable, so the caller's module names `AnonymousObserver<Element>` for a concrete
-        // `Element`; unspecialised code would look its generic metadata up at every call.
+        // `Element` (docs/architecture.md, "Generic metadata").
         let callSite = CallSite(file, line)
         let observer = AnonymousObserver<Element>(
             onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed, callSite: callSite

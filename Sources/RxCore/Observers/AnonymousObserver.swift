@@ -66,8 +66,7 @@ public final class AnonymousObserver<Element>: ObserverBase<Element> {
         }
     }
 
-    // Out of line: an `Event<Element>` built here would have its generic metadata looked up
-    // at every element, also on the path that never builds one.
+    // Out of line (docs/architecture.md, "Cold paths out of line").
     @inline(never)
     private func wrapNext(_ element: Element) { eventHandler?(.next(element)) }
 

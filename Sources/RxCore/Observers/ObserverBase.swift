@@ -52,31 +52,25 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
         if stop() { onCompletedCore() }
     }
 
-    /// Handles an element that passed the stopped check; defaults to `onCore(.next(element))`.
-    @inline(never)
-    open func onNextCore(_ element: Element) {
-        onCore(.next(element))
-    }
-
-    /// Handles the end once it passed the stopped check; defaults to `onCore(.completed)`.
-    @inline(never)
-    open func onCompletedCore() {
-        onCore(.completed)
-    }
-
     /// Handles an event that passed the stopped check. Subclasses override it.
     open func onCore(_ event: Event<Element>) {
         fatalError("ObserverBase.onCore must be overridden by \(type(of: self))")
     }
 
-    /// Whether a stop event arrived or the observer was disposed.
     final var isStopped: Bool { flags.load(ordering: .relaxed) & observerStoppedFlag != 0 }
 
     /// Sets the stopped flag; true for the call that stopped the observer.
-    @inline(__always)
-    final func stop() -> Bool {
+    @inline(__always) final func stop() -> Bool {
         flags.bitwiseOr(observerStoppedFlag, ordering: .acquiringAndReleasing).oldValue & observerStoppedFlag == 0
     }
+
+    /// Handles an element that passed the stopped check; defaults to `onCore(.next(element))`.
+    @inline(never)
+    open func onNextCore(_ element: Element) { onCore(.next(element)) }
+
+    /// Handles the end once it passed the stopped check; defaults to `onCore(.completed)`.
+    @inline(never)
+    open func onCompletedCore() { onCore(.completed) }
 
     /// Stops the observer: later events are dropped.
     open func dispose() {

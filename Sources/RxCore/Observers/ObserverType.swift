@@ -8,8 +8,7 @@ public protocol ObserverType {
 
     /// Receives one element: the same as `on(.next(element))`, which is what the default
     /// does. The core's own observers implement it directly, so elements travel without
-    /// being wrapped in an `Event` at every hop (in generic code each wrap costs a metadata
-    /// lookup — see docs/performance.md).
+    /// being wrapped in an `Event` at every hop (docs/architecture.md, "Generic metadata").
     func onNext(_ element: Element)
 
     /// Receives the end: the same as `on(.completed)`, which is what the default does. Observers

@@ -51,8 +51,7 @@ final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<Observer
 
     private let selector: (Element) throws -> Key
     private let comparer: (Key, Key) throws -> Bool
-    /// The last key, boxed: a class reference's optional needs no generic metadata to test,
-    /// where `Key?` would cost a lookup on every element.
+    /// The last key, boxed rather than a `Key?` (docs/architecture.md, "Generic metadata").
     private var currentKey: DistinctKeyBox<Key>?
 
     init(

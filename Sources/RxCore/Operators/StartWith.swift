@@ -13,9 +13,7 @@ extension ObservableType {
 
 /// Emits the prefix from `run`, then forwards the source; disposes the subscription as soon as
 /// the source ends.
-final class StartWithSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
+final class StartWithSink<Observer: ObserverType>: PassThroughSink<Observer> {
     init(observer: Observer, cancel: Cancelable) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.startWithSink)
     }
@@ -26,20 +24,6 @@ final class StartWithSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
             forwardNext(element)
         }
         return source.subscribe(self)
-    }
-
-    func onNext(_ element: Element) {
-        forwardNext(element)
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNext(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
-        }
     }
 }
 

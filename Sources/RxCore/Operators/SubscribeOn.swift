@@ -8,7 +8,11 @@ extension ObservableType {
     public func subscribe(
         on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        SubscribeOn(source: asObservable(), scheduler: scheduler, callSite: CallSite(file, line))
+        // The sequence itself, not `asObservable()`'s wrapper, as RxSwift's `SubscribeOn` takes
+        // `self`: disposing goes through `scheduler` even for a testable observable.
+        SubscribeOn(
+            source: (self as? Observable<Element>) ?? asObservable(), scheduler: scheduler,
+            callSite: CallSite(file, line))
     }
 
     @available(*, deprecated, renamed: "subscribe(on:)")
@@ -19,25 +23,9 @@ extension ObservableType {
     }
 }
 
-final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
+final class SubscribeOnSink<Observer: ObserverType>: PassThroughSink<Observer> {
     init(observer: Observer, cancel: Cancelable) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SubscribeOnSink"))
-    }
-
-    func onNext(_ element: Element) {
-        forwardNext(element)
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNext(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
-        }
     }
 
     func run(_ source: Observable<Element>, scheduler: ImmediateSchedulerType) -> Disposable {

@@ -15,9 +15,7 @@ extension ObservableType {
     }
 }
 
-final class UsingSink<Resource: Disposable, Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
+final class UsingSink<Resource: Disposable, Observer: ObserverType>: PassThroughSink<Observer> {
     init(observer: Observer, cancel: Cancelable) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("UsingSink"))
     }
@@ -32,20 +30,6 @@ final class UsingSink<Resource: Disposable, Observer: ObserverType>: Sink<Observ
         } catch {
             let failure = Observable<Element>.error(error).subscribe(self)
             return Disposables.create(failure, disposable)
-        }
-    }
-
-    func onNext(_ element: Element) {
-        forwardNext(element)
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNext(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
         }
     }
 }

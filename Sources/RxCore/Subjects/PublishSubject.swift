@@ -7,8 +7,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
 {
     public typealias SubjectObserverType = PublishSubject<Element>
 
-    // Guarded by `lock`. Plain stored properties rather than a `Mutex<State>`: in generic code
-    // a generic state struct costs a metadata lookup on every event.
+    // Guarded by `lock`. Plain stored properties rather than a `Mutex<State>`
+    // (docs/architecture.md, "Generic metadata").
     private let lock = Mutex<Void>(())
     @exclusivity(unchecked) private var observers = ObserverList()
     /// Set with `stopped` and cleared by `dispose()`; touched only on those rare paths.
@@ -67,7 +67,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
         traceSubscribe(observer)
-        // The common case touches no generic value (no `Event`), so it costs no metadata lookup.
+        // The common case touches no `Event` (docs/architecture.md, "Generic metadata").
         let key: Int? = lock.withLock { _ in
             if stopped || disposed { return nil }
             defer { published.wrappingAdd(1, ordering: .releasing) }

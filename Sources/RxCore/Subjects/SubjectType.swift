@@ -12,8 +12,8 @@ public protocol SubjectType: ObservableType {
 ///
 /// Not generic: each observer is kept as one closure that takes a pointer to what it receives
 /// (an `Element`, or an `Event<Element>`), so inserting, removing and walking the list in
-/// generic code costs no metadata lookup and a subscription makes one closure (see
-/// docs/performance.md).
+/// generic code costs no metadata lookup and a subscription makes one closure
+/// (docs/architecture.md, "Generic metadata").
 struct ObserverList {
     /// What a `Handler`'s pointer points to.
     enum Delivery {
@@ -44,7 +44,7 @@ struct ObserverList {
                 Self.deliver(pointer, delivery, to: traced)
             }
         } else {
-            // The element path touches no `Event`, whose metadata would be looked up per call.
+            // The element path touches no `Event` (docs/architecture.md, "Generic metadata").
             handlers.append { pointer, delivery in
                 if delivery == .element {
                     observer.onNext(pointer.assumingMemoryBound(to: Element.self).pointee)

@@ -9,7 +9,7 @@ extension Observable {
         }
     }
 
-    /// `traceReceived(.next(element))`, out of line so untraced `onNext` never builds an `Event`.
+    /// `traceReceived(.next(element))`, out of line (docs/architecture.md, "Cold paths out of line").
     @inline(never)
     func traceReceivedNext(_ element: Element) {
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in

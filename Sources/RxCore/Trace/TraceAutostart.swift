@@ -105,7 +105,7 @@ public enum TraceAutostart {
             try document.write(to: current.url)
             return current.url.path
         } catch {
-            warn("cannot write the trace to \(current.url.path): \(error.localizedDescription)")
+            warn(error.localizedDescription)
             return nil
         }
     }

@@ -8,7 +8,8 @@
 /// handing what its buffer holds to its recorder first.
 final class TraceLocal {
     // MARK: Tracer cache (`Tracing.cachedTracer`)
-    @exclusivity(unchecked) var installs: UInt64 = .max
+    /// The `Tracing.installCount` at which `tracer` was cached; `.max` when none is installed.
+    @exclusivity(unchecked) var tracerInstall: UInt64 = .max
     @exclusivity(unchecked) var tracer: (any RxTracer)?
     /// `tracer` when it is a `TraceRecorder`: the per-element hooks call it directly, with no
     /// existential dispatch and no retain and release (`TraceHook`). Unretained: `tracer` holds
@@ -35,7 +36,7 @@ final class TraceLocal {
     /// The last monotonic clock reading, nanoseconds.
     @exclusivity(unchecked) var time: UInt64 = 0
     /// The node whose received event read `time` (0: none): its forward reuses the reading.
-    @exclusivity(unchecked) var timeOwner: UInt64 = 0
+    @exclusivity(unchecked) var timeReadBy: UInt64 = 0
 
     // MARK: Record buffer
     /// This thread's buffer in the recorder whose `idBase` is `bufferKey`. Unretained (no

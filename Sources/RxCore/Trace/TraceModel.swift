@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A recorded run: the subscription graph (nodes, edges), the ordered calls of the subscribe
 /// flow (steps), the events, and live resource counts over time.
 ///
@@ -191,35 +185,5 @@ public struct DroppedCounts: Codable, Equatable, Hashable, Sendable {
         self.steps = steps
         self.events = events
         self.resources = resources
-    }
-}
-
-extension TraceDocument {
-    /// The document as JSON (keys sorted, so the same trace always gives the same bytes).
-    public func jsonData(pretty: Bool = false) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted] : [.sortedKeys]
-        return try encoder.encode(self)
-    }
-
-    /// Writes the JSON to `url` through a temporary file renamed into place, so a reader never
-    /// sees half a trace and an existing file is replaced whole or not at all.
-    public func write(to url: URL) throws {
-        let data = try jsonData()
-        let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(
-            ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        try data.write(to: temporary)
-        // POSIX rename replaces the target atomically (Foundation's replaceItemAt does not on Linux).
-        if rename(temporary.path, url.path) != 0 {
-            let code = errno
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(
-                .fileWriteUnknown,
-                userInfo: [
-                    NSFilePathErrorKey: url.path,
-                    NSLocalizedDescriptionKey: "cannot write \(url.path): \(String(cString: strerror(code)))",
-                ])
-        }
     }
 }

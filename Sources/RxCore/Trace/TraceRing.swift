@@ -20,9 +20,11 @@ struct TraceRecord {
     enum Shape: UInt8 {
         /// The step `forwardOn` (`from` → `to`), then the event on `to`.
         case forwarded
-        /// The step `call` (0 → `to`), then the event on `to`. Without the step: an event alone.
+        /// The step `call` (`from` → `to`: the sink or subject delivering, 0 for user code), then
+        /// the event on `to`. Without the step: an event alone.
         case received
-        /// The step `on` (0 → `to`), the event on `to`, the step `onCore` (0 → `to`).
+        /// The step `on` (`from` → `to`, as in `received`), the event on `to`, the step `onCore`
+        /// (`from` → `to`).
         case observed
         /// The step `call` (`from` → `to`) alone; its detail is the value, as text.
         case step
@@ -92,6 +94,7 @@ struct TraceRecord {
     var keptEvents: Int { parts.contains(.keptEvent) ? eventCount : 0 }
 
     /// Clock values the call took.
+    @inline(__always)
     var clockValues: UInt64 { UInt64(stepCount + eventCount) }
 
     /// The steps this copy holds: `seq`, call, caller, callee.
@@ -100,10 +103,10 @@ struct TraceRecord {
         let event: UInt64 = parts.contains(.event) ? 1 : 0
         switch shape {
         case .forwarded: body(seq, .forwardOn, from, to)
-        case .received: body(seq, call, 0, to)
+        case .received: body(seq, call, from, to)
         case .observed:
-            body(seq, .on, 0, to)
-            body(seq &+ 1 &+ event, .onCore, 0, to)
+            body(seq, .on, from, to)
+            body(seq &+ 1 &+ event, .onCore, from, to)
         case .step: body(seq, call, from, to)
         case .receivedForwarded:
             body(seq, call, 0, from)
@@ -156,12 +159,28 @@ final class RecordRing: @unchecked Sendable {
     /// Records per chunk (a power of two).
     let chunkCapacity: Int
     private let chunkShift: Int
-    /// Each chunk: `chunkCapacity` records, and one byte per record saying what it holds
-    /// (`size(_:)`), read when letting records go so the records themselves are only written
-    /// until a snapshot. Oldest first.
+    /// Each chunk: `chunkCapacity` records, and one `Held` byte per record, read when letting
+    /// records go so that the records themselves are only written until a snapshot. Oldest first.
     private struct Chunk {
         var records: UnsafeMutablePointer<TraceRecord>
-        var sizes: UnsafeMutablePointer<UInt8>
+        var sizes: UnsafeMutablePointer<Held>
+    }
+
+    /// What a record in the ring holds, in one byte: steps kept (bits 0–1), events kept
+    /// (bits 2–3), and whether its value is in `texts` (bit 4).
+    private struct Held {
+        private let bits: UInt8
+
+        @inline(__always)
+        init(_ record: TraceRecord) {
+            bits =
+                UInt8(truncatingIfNeeded: record.keptSteps) | UInt8(truncatingIfNeeded: record.keptEvents) << 2
+                | (record.parts.contains(.text) ? 16 : 0)
+        }
+
+        var steps: Int { @inline(__always) get { Int(bits & 3) } }
+        var events: Int { @inline(__always) get { Int(bits >> 2 & 3) } }
+        var hasText: Bool { @inline(__always) get { bits & 16 != 0 } }
     }
     @exclusivity(unchecked) private var chunks: [Chunk] = []
     @exclusivity(unchecked) private var spare: Chunk?
@@ -210,25 +229,18 @@ final class RecordRing: @unchecked Sendable {
     private func records(_ chunk: Chunk) -> UnsafeMutablePointer<TraceRecord> { chunk.records }
 
     @inline(__always)
-    private func sizes(_ chunk: Chunk) -> UnsafeMutablePointer<UInt8> { chunk.sizes }
-
-    /// Steps kept (bits 0–1), events kept (bits 2–3), text (bit 4).
-    @inline(__always)
-    private static func size(_ record: TraceRecord) -> UInt8 {
-        UInt8(truncatingIfNeeded: record.keptSteps) | UInt8(truncatingIfNeeded: record.keptEvents) << 2
-            | (record.parts.contains(.text) ? 16 : 0)
-    }
+    private func sizes(_ chunk: Chunk) -> UnsafeMutablePointer<Held> { chunk.sizes }
 
     /// Adds `record`, with its `text` when its value is in the text table.
     func append(_ record: TraceRecord, text: String? = nil) {
-        let size = Self.size(record)
-        let recordSteps = Int(size & 3), recordEvents = Int(size >> 2 & 3)
+        let size = Held(record)
+        let recordSteps = size.steps, recordEvents = size.events
         totalSteps &+= recordSteps
         totalEvents &+= recordEvents
         guard recordSteps + recordEvents > 0 else { return }
         if let text { texts[record.seq] = text }
         if limit == 0 {
-            if size & 16 != 0 { texts[record.seq] = nil }
+            if size.hasText { texts[record.seq] = nil }
             return
         }
         if count == limit { letOldestGo(forced: true) }
@@ -264,10 +276,10 @@ final class RecordRing: @unchecked Sendable {
             (records(chunk) + offset).initialize(from: base + copied, count: n)
             let sizes = sizes(chunk) + offset
             for j in 0..<n {
-                let size = Self.size(base[copied &+ j])
+                let size = Held(base[copied &+ j])
                 sizes[j] = size
-                addedSteps &+= Int(size & 3)
-                addedEvents &+= Int(size >> 2 & 3)
+                addedSteps &+= size.steps
+                addedEvents &+= size.events
             }
             copied &+= n
             place &+= n
@@ -289,11 +301,11 @@ final class RecordRing: @unchecked Sendable {
         var sizes = sizes(chunk)
         while true {
             let oldest = sizes[head]
-            let oldestSteps = Int(oldest & 3), oldestEvents = Int(oldest >> 2 & 3)
+            let oldestSteps = oldest.steps, oldestEvents = oldest.events
             if heldSteps &- oldestSteps < steps || heldEvents &- oldestEvents < events { break }
             heldSteps &-= oldestSteps
             heldEvents &-= oldestEvents
-            if oldest & 16 != 0 { texts[records(chunk)[head].seq] = nil }
+            if oldest.hasText { texts[records(chunk)[head].seq] = nil }
             head &+= 1
             count &-= 1
             if head == chunkCapacity {
@@ -359,11 +371,11 @@ final class RecordRing: @unchecked Sendable {
     private func letOldestGo(forced: Bool) {
         let chunk = chunks[0]
         let size = sizes(chunk)[head]
-        heldSteps &-= Int(size & 3)
-        heldEvents &-= Int(size >> 2 & 3)
+        heldSteps &-= size.steps
+        heldEvents &-= size.events
         if forced {
             split(records(chunk)[head], size)
-        } else if size & 16 != 0 {
+        } else if size.hasText {
             texts[records(chunk)[head].seq] = nil
         }
         head &+= 1
@@ -376,22 +388,22 @@ final class RecordRing: @unchecked Sendable {
 
     /// `record`, let go while at the limit: its parts still needed go to the overflow rings.
     @inline(never)
-    private func split(_ record: TraceRecord, _ size: UInt8) {
+    private func split(_ record: TraceRecord, _ size: Held) {
         splits += 1
         var copies = 0
-        if size & 3 != 0, heldSteps < steps {
+        if size.steps != 0, heldSteps < steps {
             var part = record
             part.parts.remove(.keptEvent)
             copies += 1
             if let gone = overflowSteps.append(part, reportingGone: true) { release(gone) }
         }
-        if size & 12 != 0, heldEvents < events {
+        if size.events != 0, heldEvents < events {
             var part = record
             part.parts.remove(.keptSteps)
             copies += 1
             if let gone = overflowEvents.append(part, reportingGone: true) { release(gone) }
         }
-        if size & 16 != 0 {
+        if size.hasText {
             if copies == 0 { texts[record.seq] = nil }
             if copies == 2 { sharedTexts.insert(record.seq) }
         }
@@ -463,5 +475,47 @@ final class PlainRing<Element>: @unchecked Sendable {
         result.append(contentsOf: UnsafeBufferPointer(start: storage + head, count: count - head))
         result.append(contentsOf: UnsafeBufferPointer(start: storage, count: head))
         return result
+    }
+}
+
+/// A fixed-capacity buffer keeping the newest `capacity` elements, counting what it let go.
+struct Ring<Element> {
+    let capacity: Int
+    private var storage: [Element] = []
+    private var head = 0
+    private(set) var dropped = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        // Reserved, not touched: pages become resident as the ring fills, and appending never
+        // copies the ring to grow it.
+        storage.reserveCapacity(capacity)
+    }
+
+    var count: Int { storage.count }
+
+    /// Appends `element`; returns the element let go to make room (`element` itself when the
+    /// capacity is 0), if any.
+    @discardableResult
+    mutating func append(_ element: Element) -> Element? {
+        if storage.count < capacity {
+            storage.append(element)
+            return nil
+        } else if capacity == 0 {
+            dropped += 1
+            return element
+        } else {
+            let gone = storage[head]
+            storage[head] = element
+            head += 1
+            if head == capacity { head = 0 }
+            dropped += 1
+            return gone
+        }
+    }
+
+    /// Oldest first.
+    var elements: [Element] {
+        head == 0 ? storage : Array(storage[head...] + storage[..<head])
     }
 }

@@ -45,6 +45,14 @@ public enum TraceRelation: String, Sendable, CaseIterable, Codable {
 public enum TraceCall: String, Sendable, CaseIterable, Codable {
     case subscribe
     case schedule
+    /// Work queued on the `CurrentThreadScheduler` because other work runs (000's
+    /// `queue.value.enqueue(scheduledItem)`): the queued work — a sequence's sink queueing its
+    /// next element, a `ScheduledItem` — → the scheduler (0; the detail names it and how much
+    /// waits).
+    case enqueue
+    /// The trampoline takes the oldest queued work and runs it (000's `queue.value.dequeue()`):
+    /// the scheduler (0) → the work.
+    case dequeue
     case run
     case `init`
     case handler
@@ -70,8 +78,14 @@ public enum TraceAnomaly: String, Sendable, CaseIterable, Codable {
     case reentrantOn
 }
 
-/// The core's one tracing hook. RxTrace's recorder implements it; the core calls it only
-/// while a tracer is installed, so with none installed a traced point costs one branch.
+/// The core's one tracing hook: the core calls it only while a tracer is installed, so with
+/// none installed a trace point costs one branch.
+///
+/// The built-in `TraceRecorder` is the fast path. When it is the installed tracer, the
+/// per-element hooks call it directly (`TraceHook`: no existential dispatch, no retain, code
+/// specialised where the caller is) and it keeps a traced call as one 64-byte record, its
+/// elements as their bytes. Any other tracer gets every call through this protocol, each
+/// element described as text as it happens: it sees the same calls, at several times the cost.
 ///
 /// Node ids are handed out by the tracer and are never 0 (0 means "not traced").
 public protocol RxTracer: AnyObject, Sendable {
@@ -92,8 +106,9 @@ public protocol RxTracer: AnyObject, Sendable {
     /// `sink` forwarded an event to `observer` (`Sink.forwardOn`): the step `forwardOn`, and the
     /// event on `observer` when `recordEvent` (false when the observer records its own events).
     func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool)
-    /// `node` received an event through `call` (`on`, `onCore`) from outside a sink: the step
-    /// (caller 0) and, when `recordEvent`, the event on `node`.
+    /// `node` received an event through `call` (`on`, `onCore`) other than by a sink's
+    /// `forwardOn`: the step, from the sink or subject whose delivery to `node` is under way
+    /// (0, user code, when none is), and, when `recordEvent`, the event on `node`.
     func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool)
     /// `node` (an `ObserverBase`) received an event: the steps `on` and `onCore` and the event.
     func observed(node: UInt64, kind: TraceEventKind, value: String?)
@@ -150,7 +165,9 @@ extension RxTracer {
 
     /// Composed from `step` and `event`; recorders override it to take one lock.
     public func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
-        step(call, from: 0, to: node, detail: TraceEventKind.describe(kind, value))
+        step(
+            call, from: RunContext.caller(of: node, TraceLocal.current), to: node,
+            detail: TraceEventKind.describe(kind, value))
         if recordEvent { event(node: node, kind: kind, value: value) }
     }
 }
@@ -215,17 +232,17 @@ public enum Tracing {
         set {
             current.withLock { current in
                 current = newValue
-                installs.wrappingAdd(1, ordering: .releasing)
+                installCount.wrappingAdd(1, ordering: .releasing)
             }
             enabled.store(newValue != nil, ordering: .releasing)
             // This thread's cache lets go of the old tracer now; other threads' caches do at
             // their next traced call (or when they exit).
-            if let local = TraceLocal.existing { local.tracer = nil; local.recorder = nil; local.installs = .max }
+            if let local = TraceLocal.existing { local.tracer = nil; local.recorder = nil; local.tracerInstall = .max }
         }
     }
 
-    /// Bumped at every install, so each thread's cached tracer can be checked with one load.
-    private static let installs = Atomic<UInt64>(0)
+    /// Bumped at every install (`tracer = …`), so each thread's cached tracer can be checked with one load.
+    private static let installCount = Atomic<UInt64>(0)
 
     /// The installed tracer through a per-thread cache (`TraceLocal`): an atomic load and a
     /// thread-local read instead of a lock, on the paths that run for every traced event.
@@ -245,9 +262,9 @@ public enum Tracing {
     /// tracer is installed. The per-element hooks then use `local.recorder` or `local.tracer`.
     @inline(__always)
     static func refresh(_ local: TraceLocal) -> Bool {
-        let current = installs.load(ordering: .acquiring)
-        if local.installs != current { reload(local, current) }
-        return local.installs != .max
+        let current = installCount.load(ordering: .acquiring)
+        if local.tracerInstall != current { reload(local, current) }
+        return local.tracerInstall != .max
     }
 
     @inline(never)
@@ -256,7 +273,7 @@ public enum Tracing {
         local.tracer = installed
         local.recorder = (installed as? TraceRecorder).map { Unmanaged.passUnretained($0) }
         // `.max` marks "none installed" for `refresh` (the counter never gets there).
-        local.installs = installed == nil ? .max : current
+        local.tracerInstall = installed == nil ? .max : current
     }
 
     /// False in a build with the hooks compiled out (`RXANATOMY_NO_TRACE=1`, for benchmarks).

@@ -1,0 +1,26 @@
+import Foundation
+
+extension TraceDocument {
+    /// The document as JSON (keys sorted, so the same trace always gives the same bytes).
+    public func jsonData(pretty: Bool = false) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted] : [.sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// Writes the JSON to `url` (`AtomicFile`): a reader never sees half a trace, and an
+    /// existing file is replaced whole or not at all. The error says why in one line.
+    public func write(to url: URL) throws {
+        let data = try jsonData()
+        do {
+            try AtomicFile.write(data, to: url)
+        } catch {
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: url.path,
+                    NSLocalizedDescriptionKey: "cannot write \(url.path): \(error.reason)",
+                ])
+        }
+    }
+}

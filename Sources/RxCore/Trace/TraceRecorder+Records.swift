@@ -1,0 +1,221 @@
+import Foundation
+
+// How a traced call becomes one `TraceRecord`: the per-element hooks the core calls when the
+// installed tracer is this recorder (`TraceHook`: given this thread's state, and specialised for
+// the element type where the caller is), and the one builder behind every record of a call.
+
+extension TraceRecorder {
+    typealias Shape = TraceRecord.Shape
+
+    @inline(__always)
+    func forwardedNext<Element>(
+        _ traceLocal: TraceLocal, from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool
+    ) {
+        recordNext(
+            traceLocal, .forwarded, .forwardOn, from: sink, to: observer, element: element, recordEvent: recordEvent)
+    }
+
+    @inline(__always)
+    func receivedNext<Element>(
+        _ traceLocal: TraceLocal, _ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool
+    ) {
+        recordNext(
+            traceLocal, .received, call, from: RunContext.caller(of: node, traceLocal), to: node, element: element,
+            recordEvent: recordEvent)
+    }
+
+    @inline(__always)
+    func observedNext<Element>(_ traceLocal: TraceLocal, node: UInt64, element: Element) {
+        recordNext(
+            traceLocal, .observed, .on, from: RunContext.caller(of: node, traceLocal), to: node, element: element,
+            recordEvent: true)
+    }
+
+    /// `receivedNext(.on, node:…)` and then `forwardedNext(from: node, …)`, as one record: a
+    /// sink's own `on` and the `forwardOn` it does next (`create`'s sink), with nothing between
+    /// them on this thread.
+    @inline(__always)
+    func receivedAndForwardedNext<Element>(
+        _ traceLocal: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool
+    ) {
+        guard Self.isPlain(Element.self), local(node) != 0 else {
+            return receivedThenForwardedNext(
+                traceLocal, node: node, to: observer, element: element, recordEvent: recordEvent)
+        }
+        recordNext(
+            traceLocal, .receivedForwarded, .on, from: node, to: observer, element: element, recordEvent: recordEvent)
+    }
+
+    /// `receivedAndForwardedNext` as two records: an element described now, or a sink of another
+    /// recorder. Out of line, so that the hook above inlines one `recordNext`, not three.
+    @inline(never)
+    private func receivedThenForwardedNext<Element>(
+        _ traceLocal: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool
+    ) {
+        receivedNext(traceLocal, .on, node: node, element: element, recordEvent: true)
+        forwardedNext(traceLocal, from: node, to: observer, element: element, recordEvent: recordEvent)
+    }
+
+    /// The record of a `next`. An element kept as its bytes (`isPlain`) is written in place into
+    /// this thread's buffer; any other is described now.
+    @inline(__always)
+    private func recordNext<Element>(
+        _ traceLocal: TraceLocal, _ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, element: Element,
+        recordEvent: Bool
+    ) {
+        if !keepSteps && !keepEvents { return }
+        guard Self.isPlain(Element.self) else {
+            return recordDescribed(
+                traceLocal, shape, call, from: from, to: to, element: element, recordEvent: recordEvent)
+        }
+        guard var entry = prepare(traceLocal, shape, call, from: from, to: to, kind: .next, recordEvent: recordEvent)
+        else { return }
+        entry.type = Element.self
+        entry.seq = tick(entry.clockValues)
+        buffer(traceLocal)._withUnsafeGuaranteedRef { buffer in
+            buffer.append(self) { slot in
+                slot.initialize(to: entry)
+                // The element's bytes straight into the record (no copy through a local).
+                (UnsafeMutableRawPointer(slot) + TraceRecord.wordsOffset).storeBytes(of: element, as: Element.self)
+            }
+        }
+    }
+
+    /// `record` of an element that is not kept as its bytes: described now. Out of line, so that
+    /// `recordNext` stays small enough to be inlined into the hot hooks.
+    @inline(never)
+    private func recordDescribed<Element>(
+        _ traceLocal: TraceLocal, _ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, element: Element,
+        recordEvent: Bool
+    ) {
+        record(
+            traceLocal, shape, call, from: from, to: to, kind: .next, value: capture(text: traceDescription(element)),
+            recordEvent: recordEvent)
+    }
+
+    /// The record of a call whose value is described already (`captured`). Elements go into this
+    /// thread's buffer with no lock; a stop event (which also marks the node terminated) and a
+    /// value whose text does not fit in a record go straight into the ring, under the lock,
+    /// after this thread's buffer.
+    @inline(__always)
+    func record(
+        _ traceLocal: TraceLocal, _ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, kind: TraceEventKind,
+        value captured: Captured, recordEvent: Bool
+    ) {
+        guard var entry = prepare(traceLocal, shape, call, from: from, to: to, kind: kind, recordEvent: recordEvent)
+        else { return }
+        entry.words = captured.words
+        entry.type = captured.type
+        if captured.text != nil { entry.parts.insert(.text) }
+        let count = entry.clockValues
+        let terminates = recordEvent && entry.to != 0 && kind != .next
+        if captured.text == nil, !terminates {
+            entry.seq = tick(count)
+            buffer(traceLocal)._withUnsafeGuaranteedRef { $0.append(self) { $0.initialize(to: entry) } }
+            return
+        }
+        let buffer = ownBuffer(traceLocal)
+        state.withLock { state in
+            if let buffer { Self.flush(buffer, into: &state) }
+            let last: UInt64
+            if count > 0 {
+                entry.seq = tick(count)
+                state.records.append(entry, text: captured.text)
+                last = entry.seq &+ count &- 1
+            } else {
+                last = clock.load(ordering: .relaxed)
+            }
+            if terminates { Self.terminate(&state, UInt64(entry.to), last) }
+        }
+    }
+
+    /// One traced call's record before its value and `seq`: which steps and events it keeps, its
+    /// time and thread. Nil when it keeps nothing: no step or event kept, and no stop event to
+    /// note on its node.
+    @inline(__always)
+    private func prepare(
+        _ traceLocal: TraceLocal, _ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, kind: TraceEventKind,
+        recordEvent: Bool
+    ) -> TraceRecord? {
+        let from = local(from), to = local(to)
+        // A hop is recorded from its sink even when the observer is not a node of this recorder;
+        // anything else is about its `to` node.
+        if shape != .forwarded && shape != .receivedForwarded, to == 0 { return nil }
+        let toEvent = keepEvents && recordEvent && to != 0
+        // `.receivedForwarded`: the sink's own event on `from`, then (`.secondEvent`) the one on `to`.
+        let firstEvent = shape == .receivedForwarded ? keepEvents : toEvent
+        let secondEvent = shape == .receivedForwarded && toEvent
+        let about = shape == .forwarded || shape == .receivedForwarded ? from : to
+        let time = keepEvents ? eventTime(traceLocal, shape, node: about) : (0 as UInt64, false)
+        var parts: TraceRecord.Parts = keepSteps ? [.steps, .keptSteps] : []
+        if firstEvent { parts.formUnion([.event, .keptEvent]) }
+        if secondEvent { parts.insert(.secondEvent) }
+        if time.1 { parts.insert(.virtual) }
+        let terminates = recordEvent && to != 0 && kind != .next
+        if !keepSteps && !firstEvent && !terminates { return nil }
+        return TraceRecord(
+            seq: 0, time: time.0, words: (0, 0, 0), type: nil,
+            from: UInt32(truncatingIfNeeded: from), to: UInt32(truncatingIfNeeded: to),
+            thread: TraceThreads.current(traceLocal), call: call, kind: kind, shape: shape, parts: parts)
+    }
+
+    /// An event's time: the virtual clock under a virtual time scheduler, else seconds since the
+    /// recorder was made, from one clock reading per delivery: a delivery that enters the
+    /// pipeline from outside any traced delivery on this thread reads the clock (the `on` of a
+    /// node and its own `forwardOn` that follows share one reading), and every event delivered
+    /// synchronously inside it, on this thread, carries that reading.
+    @inline(__always)
+    func eventTime(_ traceLocal: TraceLocal, _ shape: Shape, node: UInt64) -> (UInt64, Bool) {
+        if traceLocal.virtualDepth > 0 { return (traceLocal.virtualNow.bitPattern, true) }
+        let now: UInt64
+        if traceLocal.deliveries > 0 {
+            now = traceLocal.time
+        } else if shape == .receivedForwarded {
+            // The `on` reads the clock and its `forwardOn` reuses the reading.
+            now = Self.monotonicNanoseconds()
+            traceLocal.time = now
+            traceLocal.timeReadBy = 0
+        } else if shape == .forwarded {
+            if traceLocal.timeReadBy != node || node == 0 {
+                traceLocal.time = Self.monotonicNanoseconds()
+            }
+            now = traceLocal.time
+            traceLocal.timeReadBy = 0
+        } else {
+            now = Self.monotonicNanoseconds()
+            traceLocal.time = now
+            traceLocal.timeReadBy = node
+        }
+        return (now > startedAt ? now &- startedAt : 0, false)
+    }
+
+    /// Whether an element is recorded as a copy of its bytes: plain data of at most three words
+    /// (describing it later gives what describing it now would). Any other element is described
+    /// when recorded: a reference could change, or be kept alive by the recording.
+    @inline(__always)
+    static func isPlain<Element>(_ type: Element.Type) -> Bool {
+        _isPOD(Element.self) && MemoryLayout<Element>.size <= 3 * MemoryLayout<UInt64>.size
+            && MemoryLayout<Element>.alignment <= MemoryLayout<UInt64>.alignment
+    }
+
+    /// A description made now: inline when it fits in a record, else kept aside.
+    func capture(text: String?) -> Captured {
+        guard var text else { return Captured() }
+        text = truncate(text)
+        let count = text.utf8.count
+        guard count < 3 * MemoryLayout<UInt64>.size else { return Captured(text: text) }
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { buffer in
+            text.withUTF8 { utf8 in buffer.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
+            buffer[buffer.count - 1] = UInt8(count)
+        }
+        return Captured(words: words, type: InlineText.self)
+    }
+
+    @inline(__always)
+    static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+}

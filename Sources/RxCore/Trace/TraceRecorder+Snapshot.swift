@@ -1,0 +1,154 @@
+import Foundation
+
+// Reading a recording: the records of the ring and of the threads' buffers expanded into the
+// document's steps and events, in `seq` order.
+
+extension TraceRecorder {
+    /// The recording so far as a trace document. With `since`, only what happened after clock
+    /// value `since`: nodes born after it, edges between those, later steps, events and samples
+    public func snapshot(since: UInt64 = 0, meta extraMeta: [String: String] = [:]) -> TraceDocument {
+        // The ring's records and what the threads' buffers hold (read in place, under the lock).
+        var records: [TraceRecord] = []
+        var pendingSteps = 0, pendingEvents = 0
+        let (state, totalSteps, totalEvents, texts) = self.state.withLock { state in
+            Self.sample(&state, seq: clock.load(ordering: .relaxed), force: true, interval: 1)
+            state.records.appendRecords(to: &records)
+            for buffer in state.buffers {
+                for entry in buffer.published {
+                    pendingSteps += entry.keptSteps
+                    pendingEvents += entry.keptEvents
+                    records.append(entry)
+                }
+            }
+            return (state, state.records.totalSteps, state.records.totalEvents, state.records.texts)
+        }
+        // Each record's steps and event, in `seq` order (threads flush their buffers at
+        // different times), the newest `ringCapacity` of each kept.
+        var stepRefs: [RecordRef] = [], eventRefs: [RecordRef] = []
+        stepRefs.reserveCapacity(records.count)
+        eventRefs.reserveCapacity(records.count)
+        for (index, record) in records.enumerated() {
+            record.forEachStep { seq, call, from, to in
+                stepRefs.append(RecordRef(seq: seq, index: index, call: call, from: from, to: to))
+            }
+            record.forEachEvent { seq, node in
+                eventRefs.append(RecordRef(seq: seq, index: index, call: .on, from: 0, to: node))
+            }
+        }
+        let keptSteps = Self.newest(&stepRefs, options.keep == .all ? options.ringCapacity : 0)
+        let keptEvents = Self.newest(&eventRefs, options.keep != .graph ? options.ringCapacity : 0)
+        let droppedSteps = totalSteps + pendingSteps - keptSteps.count
+        let droppedEvents = totalEvents + pendingEvents - keptEvents.count
+        var nodes: [TraceNode] = []
+        nodes.reserveCapacity(state.nodes.count)
+        var kept = Set<UInt64>()
+        var threadNames: [UInt32: String] = [:]
+        func threadName(_ index: UInt32) -> String {
+            if let name = threadNames[index] { return name }
+            let name = TraceThreads.name(of: index)
+            threadNames[index] = name
+            return name
+        }
+        for (offset, record) in state.nodes.enumerated() where record.created > since {
+            let id = UInt64(offset + 1)
+            kept.insert(id)
+            nodes.append(
+                TraceNode(
+                    id: id, kind: record.kind, type: record.type,
+                    callSite: record.callSite?.description, fileID: record.callSite?.fileID,
+                    created: record.created, disposed: record.disposed, deinitialized: record.deinitialized,
+                    terminated: record.terminated, thread: threadName(record.thread), anomalies: record.anomalies
+                ))
+        }
+        let edges = state.edges.filter { kept.contains($0.from) && kept.contains($0.to) }
+        let steps = keptSteps.lazy.filter { $0.seq > since }.map { ref -> TraceStep in
+            let record = records[ref.index]
+            let value = self.describe(record, texts: texts)
+            let detail = record.shape == .step ? value : TraceEventKind.describe(record.kind, value)
+            return TraceStep(
+                seq: ref.seq, from: UInt64(ref.from), to: UInt64(ref.to), call: ref.call, detail: detail,
+                thread: threadName(record.thread))
+        }
+        let events = keptEvents.lazy.filter { $0.seq > since && kept.contains(UInt64($0.to)) }.map {
+            ref -> TraceEvent in
+            let record = records[ref.index]
+            return TraceEvent(
+                seq: ref.seq, node: UInt64(ref.to), kind: record.kind, value: self.describe(record, texts: texts),
+                time: Self.seconds(record), virtualTime: record.parts.contains(.virtual),
+                thread: threadName(record.thread)
+            )
+        }
+        let counters = ResourceCounter.all().map(\.name)
+        let resources = state.resources.elements.lazy.filter { $0.seq >= since }.map { record -> ResourceSample in
+            var byType: [String: Int] = [:]
+            var total = 0
+            for (index, count) in record.counts.enumerated() where count != 0 {
+                byType[counters[index], default: 0] += count
+                total += count
+            }
+            return ResourceSample(seq: record.seq, total: total, byType: byType)
+        }
+        var meta: [String: String] = [
+            "program": ProcessInfo.processInfo.processName,
+            "started": ISO8601DateFormatter().string(from: startDate),
+            "keep": options.keep.rawValue,
+            "ringCapacity": String(options.ringCapacity),
+            "valueLimit": String(options.valueLimit),
+        ]
+        if since > 0 { meta["since"] = String(since) }
+        if state.anomaliesDropped > 0 { meta["anomaliesDropped"] = String(state.anomaliesDropped) }
+        meta.merge(extraMeta) { _, new in new }
+        return TraceDocument(
+            meta: meta, nodes: nodes, edges: edges, steps: Array(steps), events: Array(events),
+            resources: Array(resources),
+            dropped: DroppedCounts(steps: droppedSteps, events: droppedEvents, resources: state.resources.dropped)
+        )
+    }
+
+    /// A step or event of a record, for sorting them by `seq`.
+    struct RecordRef {
+        var seq: UInt64
+        /// The record in the snapshot's array.
+        var index: Int
+        /// A step's call, caller and callee; an event's node in `to`.
+        var call: TraceCall
+        var from: UInt32
+        var to: UInt32
+    }
+
+    /// Sorts `refs` by `seq` and keeps the newest `capacity`.
+    static func newest(_ refs: inout [RecordRef], _ capacity: Int) -> ArraySlice<RecordRef> {
+        var sorted = true
+        var index = 1
+        while index < refs.count {
+            if refs[index - 1].seq > refs[index].seq { sorted = false; break }
+            index += 1
+        }
+        if !sorted { refs.sort { $0.seq < $1.seq } }
+        return refs.suffix(capacity)
+    }
+
+    /// A record's time as the document gives it: seconds since the recorder was made, or the
+    /// virtual time.
+    static func seconds(_ record: TraceRecord) -> Double {
+        record.parts.contains(.virtual) ? Double(bitPattern: record.time) : Double(record.time) / 1e9
+    }
+
+    /// The value (or a step's detail) a record holds, as text.
+    func describe(_ record: TraceRecord, texts: [UInt64: String]) -> String? {
+        if record.parts.contains(.text) { return texts[record.seq] ?? "" }
+        guard let type = record.type else { return nil }
+        if type == InlineText.self {
+            return withUnsafeBytes(of: record.words) { buffer in
+                String(decoding: buffer[..<Int(buffer[buffer.count - 1])], as: UTF8.self)
+            }
+        }
+        func open<Element>(_ type: Element.Type) -> String { Self.describe(type, record.words) }
+        return truncate(_openExistential(type, do: open))
+    }
+
+    static func describe<Element>(_ type: Element.Type, _ words: (UInt64, UInt64, UInt64)) -> String {
+        let element = withUnsafeBytes(of: words) { $0.load(as: Element.self) }
+        return traceDescription(element)
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import RxGraphviz
+import RxTrace
+
+extension RxTraceCommand {
+    /// `rxtrace report TRACE [-o report.html] [--expand]`
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write one self-contained HTML page that replays the trace call by call.",
+            discussion: """
+                The page needs nothing else (no network, no other file; it opens from file:// in any \
+                current browser): the subscription graph with pan and zoom; a replay of every call \
+                (slider, play, step back and forward, the arrow keys) that highlights the caller, the \
+                callee and the edge between them, fades nodes not born yet and greys disposed ones; \
+                a panel for the node you click (type, kind, call site, lifetime, relations, events, \
+                its marble lane); marbles of the current subscription; live objects over the run; an \
+                events table with a filter; and the leaks and anomalies at the top, linked to their \
+                nodes. Repeated inner subscriptions are one ×N node unless --expand is given. \
+                Without -o the page goes to stdout.
+
+                Examples:
+                  rxtrace report trace.json -o report.html
+                  rxtrace report trace.json --expand -o everything.html
+                """
+        )
+
+        @Argument(help: "The trace file (JSON written with RXTRACE=FILE).")
+        var trace: String
+
+        @Option(name: .shortAndLong, help: "The page to write (default: stdout).")
+        var output: String?
+
+        @Flag(help: "Draw every repeated inner subscription instead of one ×N node.")
+        var expand = false
+
+        func run() throws {
+            let document = try readTrace(trace)
+            let model = ReportModel(document, options: RenderOptions(expand: expand))
+            if let note = model.graphNote { Console.error("rxtrace: note: the report has no graph: \(note)") }
+            let page = try ReportPage.html(model)
+            if let output {
+                try writeAtomically(page, to: output)
+            } else {
+                Console.out(page)
+            }
+        }
+    }
+}
