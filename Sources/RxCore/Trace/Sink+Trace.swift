@@ -115,14 +115,16 @@ extension Sink {
     /// `forwardNext` of a sink born while tracing: the step and the event, then the delivery.
     @inline(never)
     final func tracedForwardNext(_ element: Observer.Element) {
-        let hop = trace.unsafelyUnwrapped
-        // This thread's trace state, looked up once and not retained (it lives as long as the
-        // thread).
+        // This thread's trace state, looked up once, and the hop: neither retained (the thread
+        // keeps the one, this sink the other), as a retain and a release per element would cost
+        // a fifth of the recording.
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
-            guard Tracing.isOn, Tracing.refresh(local) else { return observer.onNext(element) }
-            TraceHook.forwardedNext(
-                local, from: hop.node, to: hop.target, element: element, recordEvent: hop.recordsEvent)
-            hop.deliver(local, element, to: observer)
+            Unmanaged.passUnretained(trace.unsafelyUnwrapped)._withUnsafeGuaranteedRef { hop in
+                guard Tracing.isOn, Tracing.refresh(local) else { return observer.onNext(element) }
+                TraceHook.forwardedNext(
+                    local, from: hop.node, to: hop.target, element: element, recordEvent: hop.recordsEvent)
+                hop.deliver(local, element, to: observer)
+            }
         }
     }
 
@@ -141,19 +143,20 @@ extension Sink {
     /// them on this thread), then the delivery. A stopped or disposed sink records the `on` only.
     @inline(never)
     final func tracedReceiveAndForwardNext(_ element: Observer.Element, stopped: Bool) {
-        let hop = trace.unsafelyUnwrapped
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
-            let dropped = stopped || isDisposed
-            guard Tracing.isOn, Tracing.refresh(local) else {
-                if !dropped { observer.onNext(element) }
-                return
+            Unmanaged.passUnretained(trace.unsafelyUnwrapped)._withUnsafeGuaranteedRef { hop in
+                let dropped = stopped || isDisposed
+                guard Tracing.isOn, Tracing.refresh(local) else {
+                    if !dropped { observer.onNext(element) }
+                    return
+                }
+                if dropped {
+                    return TraceHook.receivedNext(local, .on, node: hop.node, element: element, recordEvent: true)
+                }
+                TraceHook.receivedAndForwardedNext(
+                    local, node: hop.node, to: hop.target, element: element, recordEvent: hop.recordsEvent)
+                hop.deliver(local, element, to: observer)
             }
-            if dropped {
-                return TraceHook.receivedNext(local, .on, node: hop.node, element: element, recordEvent: true)
-            }
-            TraceHook.receivedAndForwardedNext(
-                local, node: hop.node, to: hop.target, element: element, recordEvent: hop.recordsEvent)
-            hop.deliver(local, element, to: observer)
         }
     }
 }

@@ -35,12 +35,21 @@ extension TraceRecorder {
         _ traceLocal: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool
     ) {
         guard Self.isPlain(Element.self), local(node) != 0 else {
-            receivedNext(traceLocal, .on, node: node, element: element, recordEvent: true)
-            forwardedNext(traceLocal, from: node, to: observer, element: element, recordEvent: recordEvent)
-            return
+            return receivedThenForwardedNext(
+                traceLocal, node: node, to: observer, element: element, recordEvent: recordEvent)
         }
         recordNext(
             traceLocal, .receivedForwarded, .on, from: node, to: observer, element: element, recordEvent: recordEvent)
+    }
+
+    /// `receivedAndForwardedNext` as two records: an element described now, or a sink of another
+    /// recorder. Out of line, so that the hook above inlines one `recordNext`, not three.
+    @inline(never)
+    private func receivedThenForwardedNext<Element>(
+        _ traceLocal: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool
+    ) {
+        receivedNext(traceLocal, .on, node: node, element: element, recordEvent: true)
+        forwardedNext(traceLocal, from: node, to: observer, element: element, recordEvent: recordEvent)
     }
 
     /// The record of a `next`. An element kept as its bytes (`isPlain`) is written in place into
@@ -52,9 +61,8 @@ extension TraceRecorder {
     ) {
         if !keepSteps && !keepEvents { return }
         guard Self.isPlain(Element.self) else {
-            return record(
-                traceLocal, shape, call, from: from, to: to, kind: .next,
-                value: capture(text: traceDescription(element)), recordEvent: recordEvent)
+            return recordDescribed(
+                traceLocal, shape, call, from: from, to: to, element: element, recordEvent: recordEvent)
         }
         guard var entry = prepare(traceLocal, shape, call, from: from, to: to, kind: .next, recordEvent: recordEvent)
         else { return }
@@ -67,6 +75,18 @@ extension TraceRecorder {
                 (UnsafeMutableRawPointer(slot) + TraceRecord.wordsOffset).storeBytes(of: element, as: Element.self)
             }
         }
+    }
+
+    /// `record` of an element that is not kept as its bytes: described now. Out of line, so that
+    /// `recordNext` stays small enough to be inlined into the hot hooks.
+    @inline(never)
+    private func recordDescribed<Element>(
+        _ traceLocal: TraceLocal, _ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, element: Element,
+        recordEvent: Bool
+    ) {
+        record(
+            traceLocal, shape, call, from: from, to: to, kind: .next, value: capture(text: traceDescription(element)),
+            recordEvent: recordEvent)
     }
 
     /// The record of a call whose value is described already (`captured`). Elements go into this

@@ -92,6 +92,7 @@ struct TraceRecord {
     var keptEvents: Int { parts.contains(.keptEvent) ? eventCount : 0 }
 
     /// Clock values the call took.
+    @inline(__always)
     var clockValues: UInt64 { UInt64(stepCount + eventCount) }
 
     /// The steps this copy holds: `seq`, call, caller, callee.
