@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 # Tests run one at a time: every test checks the process-wide live-object counts.
 SWIFT_TEST_FLAGS ?= --no-parallel
 
-.PHONY: demo test deps build release tsan bench clean format lint property asan fuzz soak
+.PHONY: demo test deps build release tsan bench clean format lint property asan fuzz soak examples
 .PHONY: browser-deps test-browser bench-report
 
 ## Install what the build needs (libgraphviz-dev), only when it is missing.
@@ -44,6 +44,13 @@ demo: deps
 test: deps lint browser-deps
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --build-tests
 	RXANATOMY_BROWSER_TEST=1 $(SWIFT) test $(SWIFT_BUILD_FLAGS) $(SWIFT_TEST_FLAGS) --skip-build
+	@$(MAKE) --no-print-directory examples
+
+## Examples/: a package written for RxSwift 6 (`import RxSwift`, `import RxTest`), built and
+## tested against this checkout's drop-in modules. Its own build folder: it is another package.
+examples:
+	$(SWIFT) build --package-path Examples --build-tests
+	$(SWIFT) test --package-path Examples --skip-build
 
 ## What the report's browser test needs, only when missing: Debian's chromium and chromium-driver
 ## (about two minutes to install on a fresh machine), and Selenium for python3 from PyPI.
@@ -69,7 +76,8 @@ test-browser: deps browser-deps
 		--filter ReportBrowserTests
 
 ## Formatting: `swift format` (in the toolchain) with the configuration in .swift-format (120 columns).
-FORMAT_PATHS := Package.swift Sources Tests Chapters Benchmarks/Package.swift Benchmarks/Sources
+FORMAT_PATHS := Package.swift Sources Tests Chapters Benchmarks/Package.swift Benchmarks/Sources Examples/Package.swift \
+	Examples/Sources Examples/Tests
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
 
@@ -81,7 +89,7 @@ release: deps
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 
 clean:
-	rm -rf .build
+	rm -rf .build Examples/.build
 
 ## Benchmarks (release, their own package under Benchmarks/): the core against OpenCombine and
 ## a plain loop, what tracing costs (against a build with the hooks compiled out), rendering.

@@ -57,6 +57,12 @@ let package = Package(
         .library(name: "RxTrace", targets: ["RxTrace"]),
         .library(name: "RxGraphviz", targets: ["RxGraphviz"]),
         .executable(name: "rxtrace", targets: ["rxtrace"]),
+        // RxSwift 6's module names, so that a package switches by changing only its dependency.
+        .library(name: "RxSwift", targets: ["RxSwift"]),
+        .library(name: "RxRelay", targets: ["RxRelay"]),
+        .library(name: "RxCocoa", targets: ["RxCocoa"]),
+        .library(name: "RxTest", targets: ["RxTest"]),
+        .library(name: "RxBlocking", targets: ["RxBlocking"]),
     ] + chapters.map { .executable(name: "chapter\($0.0)", targets: ["chapter\($0.0)"]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -66,6 +72,12 @@ let package = Package(
         .target(name: "RxCore", dependencies: ["CRxThreads"], swiftSettings: swift5 + coreDefines),
         .target(name: "RxTesting", dependencies: ["RxCore"], swiftSettings: swift5),
         .target(name: "RxTrace", dependencies: ["RxCore"], swiftSettings: swift5),
+        // Thin modules under RxSwift 6's names, re-exporting RxCore and RxTesting.
+        .target(name: "RxSwift", dependencies: ["RxCore"], swiftSettings: swift5),
+        .target(name: "RxRelay", dependencies: ["RxCore"], swiftSettings: swift5),
+        .target(name: "RxCocoa", dependencies: ["RxCore"], swiftSettings: swift5),
+        .target(name: "RxTest", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
+        .target(name: "RxBlocking", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",
@@ -89,7 +101,8 @@ let package = Package(
             name: "Workbook", dependencies: ["RxCore", "RxTesting", "RxTrace", "RxGraphviz"], swiftSettings: swift5),
 
         .testTarget(name: "RxCoreTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
-        .testTarget(name: "RxTestingTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
+        .testTarget(
+            name: "RxTestingTests", dependencies: ["RxCore", "RxTesting", "RxTest"], swiftSettings: swift5),
         .testTarget(name: "RxTraceTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),
         // Random pipelines checked against the Rx contract and a plain-Swift model (docs/reliability.md).
         .testTarget(name: "RxPropertyTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),

@@ -141,8 +141,11 @@ private final class BlockingState<Element>: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Waits until done; false on timeout.
+    /// Waits until done; false on timeout. On the main thread it keeps the main run loop (and
+    /// so `DispatchQueue.main`, where `MainScheduler` delivers) turning while it waits, as
+    /// RxBlocking does: a sequence observed on the main thread could not end otherwise.
     func wait(timeout: TimeInterval?) -> Bool {
+        if Thread.isMainThread { return waitTurningTheMainRunLoop(timeout: timeout) }
         condition.lock()
         defer { condition.unlock() }
         guard let timeout else {
@@ -154,6 +157,19 @@ private final class BlockingState<Element>: @unchecked Sendable {
             if !condition.wait(until: deadline) { return done }
         }
         return true
+    }
+
+    private func waitTurningTheMainRunLoop(timeout: TimeInterval?) -> Bool {
+        let deadline = timeout.map { Date(timeIntervalSinceNow: $0) } ?? .distantFuture
+        while true {
+            condition.lock()
+            let finished = done
+            condition.unlock()
+            if finished { return true }
+            if Date() >= deadline { return false }
+            // Short turns: `done` may be set by another thread, which does not wake the loop.
+            _ = RunLoop.main.run(mode: .default, before: min(deadline, Date(timeIntervalSinceNow: 0.005)))
+        }
     }
 
     var result: (elements: [Element], error: Swift.Error?) {

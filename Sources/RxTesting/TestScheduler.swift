@@ -43,11 +43,8 @@ public class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConvert
     }
 
     /// Work due now or in the past runs at `clock + 1` (or `clock` without simulated delay).
-    public override func scheduleAbsoluteVirtual<StateType>(
-        _ state: StateType, time: TestTime, action: @escaping (StateType) -> Disposable
-    ) -> Disposable {
-        let adjusted = time <= clock ? clock + (simulateProcessingDelay ? 1 : 0) : time
-        return super.scheduleAbsoluteVirtual(state, time: adjusted, action: action)
+    public override func adjustScheduledTime(_ time: TestTime) -> TestTime {
+        time <= clock ? clock + (simulateProcessingDelay ? 1 : 0) : time
     }
 
     /// A hot observable: sends `events` at their absolute times to whoever is subscribed then.
@@ -144,8 +141,8 @@ public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType {
         Double(virtualTimeInterval) * resolution
     }
 
-    public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> Int {
-        Int((timeInterval.seconds / resolution).rounded())
+    public func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> Int {
+        Int((timeInterval / resolution).rounded())
     }
 
     public func offsetVirtualTime(_ time: Int, offset: Int) -> Int {
@@ -154,19 +151,5 @@ public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType {
 
     public func compareVirtualTime(_ lhs: Int, _ rhs: Int) -> VirtualTimeComparison {
         lhs < rhs ? .lessThan : lhs == rhs ? .equal : .greaterThan
-    }
-}
-
-extension DispatchTimeInterval {
-    /// The span in seconds (`.never` is infinite).
-    var seconds: Double {
-        switch self {
-        case .seconds(let value): return Double(value)
-        case .milliseconds(let value): return Double(value) / 1_000
-        case .microseconds(let value): return Double(value) / 1_000_000
-        case .nanoseconds(let value): return Double(value) / 1_000_000_000
-        case .never: return .infinity
-        @unknown default: return .infinity
-        }
     }
 }

@@ -17,6 +17,12 @@ public class TestableObservable<Element>: Observable<Element> {
         super.init(kind: .observable, counter: ResourceCounter.named(counter))
     }
 
+    /// A new `Observable` over this one, not itself: RxTest's testable observables are not
+    /// `Observable`s, so RxSwift code and tests see `xs.asObservable() !== xs`.
+    public override func asObservable() -> Observable<Element> {
+        Observable.create { observer in self.subscribe(observer) }
+    }
+
     /// Records a subscription starting now; returns its index.
     func recordSubscribe() -> Int {
         subscriptions.append(Subscription(testScheduler.clock))

@@ -157,6 +157,34 @@ struct DisposableTests {
         #expect(a.count == 1 && b.count == 1 && c.count == 1)
     }
 
+    @Test func disposeBagBuildersAndArrays() {
+        let a = Counting(), b = Counting(), c = Counting(), d = Counting(), e = Counting()
+        do {
+            let bag = DisposeBag {
+                a
+                b
+            }
+            bag.insert([c])
+            bag.insert {
+                d
+                e
+            }
+            #expect([a, b, c, d, e].allSatisfy { $0.count == 0 })
+        }
+        #expect([a, b, c, d, e].allSatisfy { $0.count == 1 })
+    }
+
+    @Test func compositeOfFourOrMore() {
+        let members = (0..<6).map { _ in Counting() }
+        let composite = CompositeDisposable(members[0], members[1], members[2], members[3], members[4], members[5])
+        #expect(composite.count == 6)
+        composite.dispose()
+        #expect(members.allSatisfy { $0.count == 1 })
+        let four = CompositeDisposable(Counting(), Counting(), Counting(), Counting())
+        #expect(four.count == 4)
+        four.dispose()
+    }
+
     /// A subscribe handler that completes synchronously makes the sink dispose its
     /// `SinkDisposer` before `setSinkAndSubscription`: the handler's disposable must still be
     /// disposed, when it is handed over.

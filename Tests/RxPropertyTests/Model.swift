@@ -121,7 +121,8 @@ enum Model {
     }
 
     /// RxSwift's zip: a pair as soon as both queues hold a value; completed when both sources
-    /// have completed; the first error ends it.
+    /// have completed, or when a value arrives that can never be paired (the other source
+    /// completed with an empty queue); the first error ends it.
     private static func zip(_ a: [Timed], _ b: [Timed]) -> [Timed] {
         var queues: [[Int]] = [[], []]
         var done = [false, false]
@@ -134,6 +135,8 @@ enum Model {
                     let first = queues[0].removeFirst()
                     let second = queues[1].removeFirst()
                     output.append(Timed(time: event.time, kind: .next(first &* 31 &+ second)))
+                } else if done[1 - index] {
+                    return output + [Timed(time: event.time, kind: .completed)]
                 }
             case .error:
                 return output + [event]

@@ -72,3 +72,37 @@ final class RxTestCompatibilityTests: XCTestCase {
         XCTAssertEqual(leaks, [:])
     }
 }
+
+/// XCTest runs its tests on the main thread: `toBlocking()` there must keep the main queue
+/// turning, or a sequence delivered by `MainScheduler` could never end.
+final class BlockingOnTheMainThreadTests: XCTestCase {
+    func testObservedOnTheMainScheduler() throws {
+        XCTAssertTrue(Thread.isMainThread)
+        let leaks = try assertNoLeaks {
+            let values = try Observable.of(1, 2, 3).observe(on: MainScheduler.asyncInstance).toBlocking(timeout: 5)
+                .toArray()
+            XCTAssertEqual(values, [1, 2, 3])
+        }
+        XCTAssertEqual(leaks, [:])
+    }
+
+    func testSubscribedOnTheMainSchedulerFromAnotherQueue() throws {
+        let leaks = try assertNoLeaks {
+            let background = ConcurrentDispatchQueueScheduler(qos: .default)
+            // `toArray`, not `first`: waiting for the end leaves nothing queued on the main queue,
+            // which the leak check (blocking the main thread) could not let run.
+            let values = try Observable<Int>.timer(.milliseconds(20), scheduler: background)
+                .observe(on: MainScheduler.instance)
+                .toBlocking(timeout: 5)
+                .toArray()
+            XCTAssertEqual(values, [0])
+        }
+        XCTAssertEqual(leaks, [:])
+    }
+
+    func testTheTimeoutStillHolds() {
+        XCTAssertThrowsError(try Observable<Int>.never().toBlocking(timeout: 0.05).first()) { error in
+            guard case .timeout? = error as? RxError else { return XCTFail("expected RxError.timeout, got \(error)") }
+        }
+    }
+}

@@ -36,11 +36,21 @@ struct TestSchedulerTests {
         #expect(res.events == [.next(210, "a"), .error(220, TestError())])
         // The sink disposes its upstream on the error.
         #expect(xs.subscriptions == [Subscription(200, 220)])
-        // Subscribed directly, nothing disposes early: the window closes at disposal.
-        let direct = scheduler.createColdObservable([.next(10, "b"), .completed(20)])
-        let res2 = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { direct }
+        // `start` subscribes through `asObservable()`, whose `create` sink lets go at the stop
+        // event, as in RxTest.
+        let wrapped = scheduler.createColdObservable([.next(10, "b"), .completed(20)])
+        let res2 = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { wrapped }
         #expect(res2.events == [.next(1210, "b"), .completed(1220)])
-        #expect(direct.subscriptions == [Subscription(1200, 2000)])
+        #expect(wrapped.subscriptions == [Subscription(1200, 1220)])
+        // Subscribed directly, nothing disposes early: the window closes at disposal.
+        let direct = scheduler.createColdObservable([.next(10, "c"), .completed(20)])
+        let observer = scheduler.createObserver(String.self)
+        var subscription: Disposable?
+        scheduler.scheduleAt(2100) { subscription = direct.subscribe(observer) }
+        scheduler.scheduleAt(2200) { subscription?.dispose() }
+        scheduler.start()
+        #expect(observer.events == [.next(2110, "c"), .completed(2120)])
+        #expect(direct.subscriptions == [Subscription(2100, 2200)])
     }
 
     @Test func hotIsSharedColdStartsOverPerSubscriber() {
@@ -181,4 +191,25 @@ final class Collected<T>: @unchecked Sendable {
     private var items: [T] = []
     func append(_ item: T) { lock.lock(); items.append(item); lock.unlock() }
     var all: [T] { lock.lock(); defer { lock.unlock() }; return items }
+}
+
+@Suite(.noLeaks)
+struct TestableObservableIdentityTests {
+    /// As in RxTest, a testable observable hides behind `asObservable()`; subscribing through
+    /// the wrapper records the same subscriptions.
+    @Test func asObservableIsANewObservable() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(150, 1), .next(220, 2), .completed(250)])
+        let ys = xs.asObservable()
+        #expect(xs !== ys)
+        #expect(xs.asObservable() !== ys)
+        let res = scheduler.start { ys }
+        #expect(res.events == [.next(220, 2), .completed(250)])
+        #expect(xs.subscriptions == [Subscription(200, 250)])
+    }
+
+    @Test func anObservableIsItsOwnObservable() {
+        let xs = Observable.of(1)
+        #expect(xs.asObservable() === xs)
+    }
 }

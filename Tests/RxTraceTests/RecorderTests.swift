@@ -10,10 +10,7 @@ struct TickConverter: VirtualTimeConverterType {
     func convertFromVirtualTimeInterval(_ virtualTimeInterval: Int) -> TimeInterval {
         TimeInterval(virtualTimeInterval)
     }
-    func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> Int {
-        if case .seconds(let s) = timeInterval { return s }
-        return 0
-    }
+    func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> Int { Int(timeInterval) }
     func offsetVirtualTime(_ time: Int, offset: Int) -> Int { time + offset }
     func compareVirtualTime(_ lhs: Int, _ rhs: Int) -> VirtualTimeComparison {
         lhs < rhs ? .lessThan : lhs == rhs ? .equal : .greaterThan

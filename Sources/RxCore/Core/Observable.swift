@@ -21,8 +21,9 @@ open class Observable<Element>: ObservableType, TraceIdentifiable {
         fatalError("Observable.subscribe must be overridden by \(type(of: self))")
     }
 
-    /// Itself.
-    public func asObservable() -> Observable<Element> { self }
+    /// Itself. (Open so that a subclass standing for something else, such as RxTesting's
+    /// testable observables, can hide behind a wrapper as RxSwift's do.)
+    open func asObservable() -> Observable<Element> { self }
 }
 
 extension Observable {

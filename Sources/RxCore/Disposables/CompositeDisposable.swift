@@ -33,6 +33,15 @@ public final class CompositeDisposable: DisposeBase, Cancelable {
         _ = insert(disposable3)
     }
 
+    /// Four disposables or more.
+    public init(
+        _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposable4: Disposable,
+        _ disposables: Disposable...
+    ) {
+        super.init(counter: .compositeDisposable)
+        for disposable in [disposable1, disposable2, disposable3, disposable4] + disposables { _ = insert(disposable) }
+    }
+
     public init(disposables: [Disposable]) {
         super.init(counter: .compositeDisposable)
         for disposable in disposables { _ = insert(disposable) }

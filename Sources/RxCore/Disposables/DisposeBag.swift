@@ -20,14 +20,27 @@ public final class DisposeBag: DisposeBase {
 
     /// A bag holding `disposables` already.
     public convenience init(disposing disposables: Disposable..., file: StaticString = #fileID, line: UInt = #line) {
-        self.init(file: file, line: line)
-        for disposable in disposables { insert(disposable) }
+        self.init(disposing: disposables, file: file, line: line)
     }
 
     /// A bag holding `disposables` already.
     public convenience init(disposing disposables: [Disposable], file: StaticString = #fileID, line: UInt = #line) {
         self.init(file: file, line: line)
-        for disposable in disposables { insert(disposable) }
+        insert(disposables)
+    }
+
+    /// A bag holding the disposables the builder lists, one per line.
+    ///
+    /// ```swift
+    /// let disposeBag = DisposeBag {
+    ///     names.subscribe(onNext: { print($0) })
+    ///     ages.bind(to: label)
+    /// }
+    /// ```
+    public convenience init(
+        @DisposableBuilder builder: () -> [Disposable], file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(disposing: builder(), file: file, line: line)
     }
 
     /// Adds a disposable; if the bag was already emptied by deinit, disposes it at once.
@@ -43,7 +56,25 @@ public final class DisposeBag: DisposeBase {
 
     /// Adds several disposables.
     public func insert(_ disposables: Disposable...) {
+        insert(disposables)
+    }
+
+    /// Adds an array of disposables.
+    public func insert(_ disposables: [Disposable]) {
         for disposable in disposables { insert(disposable) }
+    }
+
+    /// Adds the disposables the builder lists, one per line.
+    public func insert(@DisposableBuilder builder: () -> [Disposable]) {
+        insert(builder())
+    }
+
+    /// Gathers the disposables of a block, one per line, into an array (`DisposeBag { … }`).
+    @resultBuilder
+    public struct DisposableBuilder {
+        public static func buildBlock(_ disposables: Disposable...) -> [Disposable] {
+            disposables
+        }
     }
 
     private func disposeAll() {

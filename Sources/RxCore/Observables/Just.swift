@@ -5,6 +5,15 @@ extension ObservableType {
         Just(element: element, callSite: CallSite(file, line))
     }
 
+    /// `just` as a function value, as in `.flatMap(Observable.just)`. The form above cannot be
+    /// one: its defaulted `file:` and `line:` make its type `(Element, StaticString, UInt) ->
+    /// Observable<Element>`. A call prefers the form above, which records where it was written;
+    /// a function value has no place of its own to record.
+    @_disfavoredOverload
+    public static func just(_ element: Element) -> Observable<Element> {
+        Just(element: element, callSite: nil)
+    }
+
     /// One element, then `completed`, both delivered on `scheduler`.
     public static func just(
         _ element: Element, scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ObservableType {
     /// On error, continues with the sequence `handler` returns for that error.
     ///
@@ -16,6 +18,26 @@ extension ObservableType {
         _ element: Element, file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
         Catch(source: asObservable(), handler: { _ in Observable.just(element) }, callSite: CallSite(file, line))
+    }
+
+    /// The sources one after another, each taking over when the one before fails: completes
+    /// when one completes, fails with the last error when every one failed, and completes at
+    /// once when there are none.
+    ///
+    /// ```swift
+    /// Observable.catch(sequence: [primaryServer, backupServer, cache])
+    /// ```
+    public static func `catch`<Sequence: Swift.Sequence>(
+        sequence: Sequence, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> where Sequence.Element == Observable<Element> {
+        CatchSequence(sources: sequence, callSite: CallSite(file, line))
+    }
+
+    @available(*, deprecated, renamed: "catch(sequence:)")
+    public static func catchError<Sequence: Swift.Sequence>(
+        _ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> where Sequence.Element == Observable<Element> {
+        `catch`(sequence: sequence, file: file, line: line)
     }
 
     @available(*, deprecated, renamed: "catch(_:)")
@@ -96,6 +118,56 @@ final class Catch<Element>: Producer<Element> {
     ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = CatchSink(handler: handler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+// MARK: - catch(sequence:)
+
+/// Subscribes to the sources in turn: each error moves on to the next one.
+final class CatchSequenceSink<Sources: Sequence, Observer: ObserverType>: ResubscribingSink<Observer>
+where Sources.Element == Observable<Observer.Element> {
+    private let remaining: Mutex<Sources.Iterator>
+
+    init(sources: Sources, observer: Observer, cancel: Cancelable) {
+        self.remaining = Mutex(sources.makeIterator())
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("CatchSequenceSink"))
+    }
+
+    func run() -> Disposable {
+        moveOn(after: nil)
+        return subscription
+    }
+
+    override func failed(_ error: Swift.Error) {
+        moveOn(after: error)
+    }
+
+    /// Subscribes to the next source; with none left, ends as the last one did.
+    private func moveOn(after error: Swift.Error?) {
+        if let next = remaining.withLock({ $0.next() }) {
+            subscribe(to: next)
+        } else if let error {
+            forwardErrorAndDispose(error)
+        } else {
+            forwardCompletedAndDispose()
+        }
+    }
+}
+
+final class CatchSequence<Sources: Sequence, Element>: Producer<Element> where Sources.Element == Observable<Element> {
+    private let sources: Sources
+
+    init(sources: Sources, callSite: CallSite?) {
+        self.sources = sources
+        super.init(counter: ResourceCounter.named("CatchSequence"), callSite: callSite)
+    }
+
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = CatchSequenceSink(sources: sources, observer: observer, cancel: cancel)
+        let subscription = sink.run()
         return (sink: sink, subscription: subscription)
     }
 }

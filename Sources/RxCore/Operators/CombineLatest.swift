@@ -11,7 +11,7 @@ extension ObservableType {
     }
 
     /// The latest element of each source as an array, whenever any of them emits, once all
-    /// have emitted.
+    /// have emitted. With no sources: `[]` once, then `completed`.
     ///
     /// ```swift
     /// Observable.combineLatest([username, password])   // ["a", "b"], ["ab", "b"], …
@@ -27,6 +27,9 @@ extension ObservableType {
 
 /// What `combineLatest` knows: the latest value of each source and which sources are done.
 struct CombineLatestStateMachine<Value>: CombiningStateMachine {
+    /// As in RxSwift, `combineLatest` of no sources sends `[]` (combined) once, then completes.
+    static var combinesNoSources: Bool { true }
+
     enum State {
         /// Some source has not produced a value yet: nothing is emitted.
         case collecting

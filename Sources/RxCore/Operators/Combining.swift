@@ -22,6 +22,8 @@ enum CombiningAction<Value> {
 /// The state of `combineLatest` or `zip`.
 protocol CombiningStateMachine {
     associatedtype Value
+    /// Whether no sources at all still make one combination (of `[]`) before completing.
+    static var combinesNoSources: Bool { get }
     init(arity: Int)
     mutating func next(_ value: Value, at index: Int) -> CombiningAction<Value>
     mutating func completed(at index: Int) -> CombiningAction<Value>
@@ -112,8 +114,8 @@ class CombiningSink<Machine: CombiningStateMachine, Observer: ObserverType>: Sin
         subscriptions = sources.map { _ in SingleAssignmentDisposable() }
         let all = Disposables.create(subscriptions)
         if sources.isEmpty {
-            forwardOn(.completed)
-            dispose()
+            if Machine.combinesNoSources { perform(.emit([]), error: nil) }
+            forwardCompletedAndDispose()
             return all
         }
         for (index, source) in sources.enumerated() {

@@ -25,46 +25,28 @@ extension ObservableType {
 
 // MARK: - delay
 
-/// Meeting point of "the timer fired" and "the timer was parked under this key", in either
-/// order, so a fired timer leaves the composite of pending timers.
-private final class DelayTimerSlot {
-    private let state = Mutex<(fired: Bool, key: CompositeDisposable.DisposeKey?)>((false, nil))
-
-    func fire() -> CompositeDisposable.DisposeKey? {
-        state.withLock { state in
-            state.fired = true
-            return state.key
-        }
-    }
-
-    func park(_ key: CompositeDisposable.DisposeKey) -> Bool {
-        state.withLock { state in
-            if state.fired { return false }
-            state.key = key
-            return true
-        }
-    }
-}
-
-/// Each element and the completion get a timer of `dueTime`; the k-th timer to fire releases
-/// the k-th waiting event, so events leave in arrival order even when timers on a concurrent
-/// scheduler fire out of order. One thread at a time delivers (`draining`).
+/// RxSwift's delay: one timer at a time. Events wait in a queue stamped with the time they
+/// arrived; the timer delivers the head, then is set again for the next one, `dueTime` after
+/// that one arrived. Events that arrived together therefore leave one scheduling step apart
+/// (on a `TestScheduler`, one tick: `Single.just(1).delay(.seconds(2))` subscribed at 200 sends
+/// `next(1)` at 202 and `completed` at 203, as RxSwift records it). An error skips the queue.
 final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
     private struct State {
-        var waiting: [Event<Element>] = []
-        var head = 0
-        /// Timers fired whose event has not been delivered yet.
-        var released = 0
-        var error: Event<Element>?
-        var draining = false
+        /// Events waiting, with the time each arrived.
+        var queue = ZipQueue<(time: RxTime, event: Event<Element>)>()
+        /// A timer is set or delivering.
+        var active = false
+        /// A timer is delivering (on whatever thread the scheduler runs it).
+        var running = false
+        var error: Swift.Error?
     }
 
     private let dueTime: RxTimeInterval
     private let scheduler: SchedulerType
     private let state = Mutex(State())
-    private let timers = CompositeDisposable()
+    private let timer = SerialDisposable()
     let sourceSubscription = SingleAssignmentDisposable()
 
     init(dueTime: RxTimeInterval, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
@@ -75,74 +57,86 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
 
     func run(_ source: Observable<Element>) -> Disposable {
         sourceSubscription.setDisposable(source.subscribe(self))
-        return Disposables.create(sourceSubscription, timers)
+        return Disposables.create(sourceSubscription, timer)
+    }
+
+    func onNext(_ element: Element) {
+        enqueue(.next(element))
     }
 
     func on(_ event: Event<Element>) {
         switch event {
-        case .next, .completed:
-            state.withLock { state in state.waiting.append(event) }
-            startTimer()
-            if event.isStopEvent { sourceSubscription.dispose() }
-        case .error:
+        case .next(let element):
+            onNext(element)
+        case .completed:
             sourceSubscription.dispose()
-            update { state in
-                state.error = event
-                state.waiting.removeAll()
-                state.head = 0
+            enqueue(event)
+        case .error(let error):
+            sourceSubscription.dispose()
+            let sendNow = state.withLock { state in
+                state.queue = ZipQueue()
+                state.error = error
+                return !state.running
             }
+            if sendNow { forwardErrorAndDispose(error) }
         }
     }
 
-    private func startTimer() {
-        let slot = DelayTimerSlot()
-        let timer = scheduler.scheduleRelative((), dueTime: dueTime) { [weak self] _ in
-            guard let self else { return Disposables.create() }
-            if let key = slot.fire() { self.timers.remove(for: key) }
-            self.update { $0.released += 1 }
-            return Disposables.create()
-        }
-        if let key = timers.insert(timer), !slot.park(key) {
-            timers.remove(for: key)
-        }
-    }
-
-    /// Applies `change`, then delivers what is due unless another thread is delivering already.
-    private func update(_ change: (inout State) -> Void) {
-        let start: Bool = state.withLock { state in
-            change(&state)
-            if state.draining { return false }
-            state.draining = true
-            return true
+    private func enqueue(_ event: Event<Element>) {
+        let now = scheduler.now
+        let start = state.withLock { state in
+            state.queue.append((now, event))
+            defer { state.active = true }
+            return !state.active
         }
         guard start else { return }
-        while true {
-            let next: Event<Element>? = state.withLock { state in
-                if let error = state.error {
-                    state.error = nil
-                    return error
-                }
-                if state.released > 0 && state.head < state.waiting.count {
-                    state.released -= 1
-                    let event = state.waiting[state.head]
-                    state.head += 1
-                    if state.head == state.waiting.count {
-                        state.waiting.removeAll(keepingCapacity: true)
-                        state.head = 0
-                    }
-                    return event
-                }
-                state.draining = false
-                return nil
-            }
-            guard let next else { return }
-            forwardOn(next)
-            if next.isStopEvent {
-                dispose()
-                return
-            }
+        timer.disposable = scheduler.scheduleRecursive((), dueTime: dueTime) { [weak self] _, recurse in
+            self?.deliver { recurse((), $0) }
         }
     }
+
+    /// Delivers the head of the queue, then sets the timer for the next event, if any. An
+    /// error that arrived meanwhile goes out instead (it was held back only because this was
+    /// delivering).
+    private func deliver(_ reschedule: (RxTimeInterval) -> Void) {
+        let head: Event<Element>?? = state.withLock { state in
+            if state.error != nil { return nil }
+            state.running = true
+            return .some(state.queue.isEmpty ? nil : state.queue.removeFirst().event)
+        }
+        guard let head else { return } // failed already: the error went out
+        if let head {
+            forwardOn(head)
+            if head.isStopEvent { return dispose() }
+        }
+        let next: DelayNext = state.withLock { state in
+            if let error = state.error { return .fail(error) }
+            state.running = false
+            if let waiting = state.queue.first { return .wait(arrived: waiting.time) }
+            state.active = false
+            return .idle
+        }
+        switch next {
+        case .fail(let error):
+            forwardErrorAndDispose(error)
+        case .wait(let arrived):
+            // What is left of its `dueTime`, counted from when it arrived.
+            let left = rxSchedulerSeconds(dueTime) - scheduler.now.timeIntervalSince(arrived)
+            reschedule(.nanoseconds(Int(max(left, 0) * 1_000_000_000)))
+        case .idle:
+            break
+        }
+    }
+}
+
+/// What a delay timer does once it delivered.
+private enum DelayNext {
+    /// Send the error that arrived while it delivered.
+    case fail(Swift.Error)
+    /// Set the timer again, for the event that arrived at `arrived`.
+    case wait(arrived: RxTime)
+    /// Nothing waits: the next event sets a timer of its own.
+    case idle
 }
 
 final class Delay<Element>: Producer<Element> {

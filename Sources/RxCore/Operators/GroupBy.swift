@@ -82,7 +82,7 @@ where Observer.Element == GroupedObservable<Key, Element> {
             for writer in groups.values { writer.on(.completed) }
             groups = [:]
             forwardOn(.completed)
-            dispose()
+            stop()
         }
     }
 
@@ -90,6 +90,13 @@ where Observer.Element == GroupedObservable<Key, Element> {
         for writer in groups.values { writer.on(.error(error)) }
         groups = [:]
         forwardOn(.error(error))
+        stop()
+    }
+
+    /// The source is done: lets go of it now, as RxSwift does, even while groups are still
+    /// subscribed (they hold the reference count only for a source that is still running).
+    private func stop() {
+        group.dispose()
         dispose()
     }
 }

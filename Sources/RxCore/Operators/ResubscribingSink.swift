@@ -1,12 +1,13 @@
 import Synchronization
 
 /// The sink of an operator that subscribes again when a sequence fails (`retry`,
-/// `retry(when:)`, `catch`): elements and completion pass straight on, an error goes to
+/// `retry(when:)`, `catch`, `catch(sequence:)`): elements and completion pass straight on, an error goes to
 /// `failed(_:)`, which subscribes again or passes it on.
 class ResubscribingSink<Observer: ObserverType>: PassThroughSink<Observer> {
     /// The current attempt's subscription (part of what `run` returns).
     let subscription = SerialDisposable()
     private let gate = ResubscriptionGate()
+    private let nextSource = Mutex<Observable<Element>?>(nil)
 
     override func on(_ event: Event<Element>) {
         if case .error(let error) = event { return failed(error) }
@@ -20,8 +21,12 @@ class ResubscribingSink<Observer: ObserverType>: PassThroughSink<Observer> {
 
     /// Subscribes this sink to `source` as a new attempt, unless it was disposed.
     final func subscribe(to source: Observable<Element>) {
+        // Asked while an attempt is being subscribed (it failed at once), the gate runs the work
+        // again when that returns: the work takes the source asked for last, which for
+        // `catch(sequence:)` is not the one before.
+        nextSource.withLock { $0 = source }
         gate.run {
-            if isDisposed { return }
+            guard let source = nextSource.withLock({ $0.take() }), !isDisposed else { return }
             // Assigned before subscribing: an attempt that fails inside `subscribe` ends this one.
             let attempt = SingleAssignmentDisposable()
             subscription.disposable = attempt

@@ -17,7 +17,9 @@ extension ObservableType {
     }
 
     /// Resubscribes when the sequence `notificationHandler` builds from the errors emits an
-    /// element; passes on its error or completion as this sequence's own.
+    /// element after a failure; passes on its error or completion as this sequence's own, once
+    /// an attempt has failed (as in RxSwift: a trigger that completes while the source runs
+    /// lets the source finish).
     ///
     /// ```swift
     /// request.retry(when: { errors in
@@ -49,6 +51,14 @@ extension ObservableType {
     public func retryWhen<TriggerObservable: ObservableType, Error: Swift.Error>(
         _ notificationHandler: @escaping (Observable<Error>) -> TriggerObservable, file: StaticString = #fileID,
         line: UInt = #line
+    ) -> Observable<Element> {
+        retry(when: notificationHandler, file: file, line: line)
+    }
+
+    @available(*, deprecated, renamed: "retry(when:)")
+    public func retryWhen<TriggerObservable: ObservableType>(
+        _ notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
         retry(when: notificationHandler, file: file, line: line)
     }
@@ -116,8 +126,8 @@ final class Retry<Element>: Producer<Element> {
 
 // MARK: - retry(when:)
 
-/// Listens to the trigger sequence of `retry(when:)`: an element resubscribes, a stop event ends
-/// the whole sequence.
+/// Listens, for a failed attempt, to what the trigger sequence says: an element resubscribes, a
+/// stop event ends the whole sequence.
 final class RetryWhenTriggerObserver<Observer: ObserverType, Error: Swift.Error>: ObserverBase<Void> {
     private weak var parent: RetryWhenSink<Observer, Error>?
 
@@ -142,10 +152,16 @@ final class RetryWhenTriggerObserver<Observer: ObserverType, Error: Swift.Error>
     }
 }
 
+/// As RxSwift's: the trigger sequence runs from the start into `notifier`, but only a failed
+/// attempt listens to it, from its error until the next attempt. So a trigger that completes
+/// while the source is still running ends nothing; the next error (if any) meets the completion.
 final class RetryWhenSink<Observer: ObserverType, Error: Swift.Error>: ResubscribingSink<Observer> {
     private let source: Observable<Element>
     private let errors = PublishSubject<Error>()
+    private let notifier = PublishSubject<Void>()
     private let triggerSubscription = SingleAssignmentDisposable()
+    /// The failed attempt's subscription to `notifier`.
+    private let listener = SerialDisposable()
 
     init(source: Observable<Element>, observer: Observer, cancel: Cancelable) {
         self.source = source
@@ -153,26 +169,24 @@ final class RetryWhenSink<Observer: ObserverType, Error: Swift.Error>: Resubscri
     }
 
     func run(_ notificationHandler: (Observable<Error>) -> Observable<Void>) -> Disposable {
-        let trigger = notificationHandler(errors.asObservable())
-        triggerSubscription.setDisposable(trigger.subscribe(RetryWhenTriggerObserver(parent: self)))
-        resubscribe()
-        return Disposables.create(subscription, triggerSubscription)
+        triggerSubscription.setDisposable(notificationHandler(errors.asObservable()).subscribe(notifier))
+        subscribe(to: source)
+        return Disposables.create(subscription, listener, triggerSubscription)
     }
 
-    /// The trigger sequence emitted: the next attempt.
+    /// The trigger sequence emitted after a failure: the next attempt, which stops listening.
     func resubscribe() {
+        listener.disposable = Disposables.create()
         subscribe(to: source)
     }
 
-    /// Hands the error to the trigger sequence, which decides (through its observer) whether to
-    /// subscribe again; an error of another type is passed on.
+    /// Listens to the trigger sequence, then hands it the error; an error of another type is
+    /// passed on.
     override func failed(_ error: Swift.Error) {
         endAttempt()
-        if let typed = error as? Error {
-            errors.onNext(typed)
-        } else {
-            forwardErrorAndDispose(error)
-        }
+        guard let typed = error as? Error else { return forwardErrorAndDispose(error) }
+        listener.disposable = notifier.subscribe(RetryWhenTriggerObserver(parent: self))
+        errors.onNext(typed)
     }
 }
 

@@ -8,7 +8,11 @@ extension ObservableType {
     public func subscribe(
         on scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
-        SubscribeOn(source: asObservable(), scheduler: scheduler, callSite: CallSite(file, line))
+        // The sequence itself, not `asObservable()`'s wrapper, as RxSwift's `SubscribeOn` takes
+        // `self`: disposing goes through `scheduler` even for a testable observable.
+        SubscribeOn(
+            source: (self as? Observable<Element>) ?? asObservable(), scheduler: scheduler,
+            callSite: CallSite(file, line))
     }
 
     @available(*, deprecated, renamed: "subscribe(on:)")

@@ -1,6 +1,7 @@
 extension ObservableType {
     /// Combines the sources' elements pairwise by index with `resultSelector`. Completes when
-    /// all sources have completed.
+    /// all sources have completed, or when an element arrives that can never be paired (every
+    /// other source completed with nothing left to pair), as in RxSwift.
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection, resultSelector: @escaping ([Collection.Element.Element]) throws -> Element,
         file: StaticString = #fileID, line: UInt = #line
@@ -26,6 +27,9 @@ extension ObservableType {
 
 /// What `zip` knows: a queue of unpaired values per source and which sources are done.
 struct ZipStateMachine<Value>: CombiningStateMachine {
+    /// `zip` of no sources just completes, as in RxSwift.
+    static var combinesNoSources: Bool { false }
+
     enum State {
         /// Running: a value is emitted each time every queue holds one.
         case zipping
@@ -36,6 +40,7 @@ struct ZipStateMachine<Value>: CombiningStateMachine {
     private(set) var state = State.zipping
     private var queues: [ZipQueue<Value>]
     private var isDone: [Bool]
+    private var doneCount = 0
 
     init(arity: Int) {
         queues = Array(repeating: ZipQueue(), count: arity)
@@ -45,7 +50,15 @@ struct ZipStateMachine<Value>: CombiningStateMachine {
     mutating func next(_ value: Value, at index: Int) -> CombiningAction<Value> {
         guard case .zipping = state else { return .none }
         queues[index].append(value)
-        for queue in queues where queue.isEmpty { return .none }
+        for queue in queues where queue.isEmpty {
+            // An element that can never be paired: every other source is done. RxSwift ends
+            // here, not when the last source completes.
+            if doneCount == isDone.count - 1 && !isDone[index] {
+                state = .finished
+                return .complete
+            }
+            return .none
+        }
         var values: [Value] = []
         values.reserveCapacity(queues.count)
         for i in queues.indices { values.append(queues[i].removeFirst()) }
@@ -55,7 +68,8 @@ struct ZipStateMachine<Value>: CombiningStateMachine {
     mutating func completed(at index: Int) -> CombiningAction<Value> {
         guard case .zipping = state, !isDone[index] else { return .none }
         isDone[index] = true
-        if isDone.allSatisfy({ $0 }) {
+        doneCount += 1
+        if doneCount == isDone.count {
             state = .finished
             return .complete
         }
@@ -75,6 +89,9 @@ struct ZipQueue<Value> {
     private var head = 0
 
     var isEmpty: Bool { head == storage.count }
+
+    /// The oldest value, without removing it.
+    var first: Value? { isEmpty ? nil : storage[head] }
 
     mutating func append(_ value: Value) { storage.append(value) }
 

@@ -45,6 +45,20 @@ extension ObservableType {
         bindRelays(file: file, line: line) { element in relays.forEach { $0.accept(element) } }
     }
 
+    /// Accepts every element into `relays`.
+    public func bind(
+        to relays: ReplayRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        bindRelays(file: file, line: line) { element in relays.forEach { $0.accept(element) } }
+    }
+
+    /// Accepts every element, as an optional, into `relays`.
+    public func bind(
+        to relays: ReplayRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        bindRelays(file: file, line: line) { element in relays.forEach { $0.accept(element) } }
+    }
+
     /// Hands the sequence to `binder` (a function of it) and returns what it returns.
     public func bind<Result>(to binder: (Self) -> Result) -> Result {
         binder(self)

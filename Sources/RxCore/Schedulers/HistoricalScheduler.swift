@@ -25,9 +25,7 @@ public struct HistoricalSchedulerTimeConverter: VirtualTimeConverterType {
     public func convertFromVirtualTimeInterval(_ virtualTimeInterval: TimeInterval) -> TimeInterval {
         virtualTimeInterval
     }
-    public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> TimeInterval {
-        rxSchedulerSeconds(timeInterval)
-    }
+    public func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> TimeInterval { timeInterval }
     public func offsetVirtualTime(_ time: RxTime, offset: TimeInterval) -> RxTime { time.addingTimeInterval(offset) }
 
     public func compareVirtualTime(_ lhs: RxTime, _ rhs: RxTime) -> VirtualTimeComparison {

@@ -10,7 +10,8 @@ public protocol VirtualTimeConverterType {
     func convertFromVirtualTime(_ virtualTime: VirtualTimeUnit) -> RxTime
     func convertToVirtualTime(_ time: RxTime) -> VirtualTimeUnit
     func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit) -> TimeInterval
-    func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> VirtualTimeIntervalUnit
+    /// Seconds as a virtual span (RxSwift's signature: a `TimeInterval`, not an `RxTimeInterval`).
+    func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> VirtualTimeIntervalUnit
     func offsetVirtualTime(_ time: VirtualTimeUnit, offset: VirtualTimeIntervalUnit) -> VirtualTimeUnit
     func compareVirtualTime(_ lhs: VirtualTimeUnit, _ rhs: VirtualTimeUnit) -> VirtualTimeComparison
 }
@@ -55,7 +56,8 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     public func scheduleRelative<StateType>(
         _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
-        let time = converter.offsetVirtualTime(clock, offset: converter.convertToVirtualTimeInterval(dueTime))
+        let time = converter.offsetVirtualTime(
+            clock, offset: converter.convertToVirtualTimeInterval(rxSchedulerSeconds(dueTime)))
         return scheduleAbsoluteVirtual(state, time: time, action: action)
     }
 
@@ -66,16 +68,21 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         scheduleAbsoluteVirtual(state, time: converter.offsetVirtualTime(clock, offset: dueTime), action: action)
     }
 
-    /// Schedules `action` at virtual time `time`. Work at the same time runs in scheduling order.
+    /// Schedules `action` at virtual time `time` (as `adjustScheduledTime` moves it). Work at the
+    /// same time runs in scheduling order.
     open func scheduleAbsoluteVirtual<StateType>(
         _ state: StateType, time: VirtualTime, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
-        let item = VirtualSchedulerItem(action: { action(state) }, time: time, id: nextID)
+        let item = VirtualSchedulerItem(action: { action(state) }, time: adjustScheduledTime(time), id: nextID)
         nextID += 1
         let index = insertionIndex(for: item)
         queue.insert(item, at: index)
         return item
     }
+
+    /// Where work asked for at `time` is queued: at `time` itself here; `TestScheduler` moves work
+    /// due now or earlier one tick later.
+    open func adjustScheduledTime(_ time: VirtualTime) -> VirtualTime { time }
 
     private func insertionIndex(for item: VirtualSchedulerItem<VirtualTime>) -> Int {
         // Binary search for the first item that runs after `item` (later time, or same time

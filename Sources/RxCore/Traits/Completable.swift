@@ -77,6 +77,18 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         return Disposables.create(subscription, disposable)
     }
 
+    /// `subscribe(onCompleted:onError:onDisposed:)` with `object` handed to each closure, held
+    /// weakly: once it is gone, the closures are not called.
+    public func subscribe<Object: AnyObject>(
+        with object: Object, onCompleted: ((Object) -> Void)? = nil, onError: ((Object, Swift.Error) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(
+            onCompleted: { [weak object] in object.map { onCompleted?($0) } },
+            onError: { [weak object] error in object.map { onError?($0, error) } },
+            onDisposed: { [weak object] in object.map { onDisposed?($0) } }, file: file, line: line)
+    }
+
     /// A `Completable` that completes at once.
     public static func empty(file: StaticString = #fileID, line: UInt = #line) -> Completable {
         PrimitiveSequence(raw: Observable.empty(file: file, line: line))
@@ -128,6 +140,51 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         _ second: Observable<Element>, file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
         andThenSource(second, CallSite(file, line))
+    }
+
+    /// This, then `second`.
+    public func concat(_ second: Completable, file: StaticString = #fileID, line: UInt = #line) -> Completable {
+        Completable.concat([primitiveSequence, second], file: file, line: line)
+    }
+
+    /// The completables one after another: completes when the last does, fails at the first
+    /// error.
+    public static func concat<Sequence: Swift.Sequence>(
+        _ sequence: Sequence, file: StaticString = #fileID, line: UInt = #line
+    ) -> Completable where Sequence.Element == Completable {
+        PrimitiveSequence(raw: Observable.concat(sequence.lazy.map { $0.asObservable() }, file: file, line: line))
+    }
+
+    /// The completables one after another.
+    public static func concat<Collection: Swift.Collection>(
+        _ collection: Collection, file: StaticString = #fileID, line: UInt = #line
+    ) -> Completable where Collection.Element == Completable {
+        PrimitiveSequence(raw: Observable.concat(collection.map { $0.asObservable() }, file: file, line: line))
+    }
+
+    /// The completables one after another.
+    public static func concat(
+        _ sources: Completable..., file: StaticString = #fileID, line: UInt = #line
+    ) -> Completable {
+        concat(sources, file: file, line: line)
+    }
+
+    /// The completables all at once: completes when every one has, fails at the first error.
+    /// (For `Completable`, `zip` is `merge`: there are no elements to pair.)
+    public static func zip<Collection: Swift.Collection>(
+        _ sources: Collection, file: StaticString = #fileID, line: UInt = #line
+    ) -> Completable where Collection.Element == Completable {
+        PrimitiveSequence(raw: Observable.merge(sources.map { $0.asObservable() }, file: file, line: line))
+    }
+
+    /// The completables all at once.
+    public static func zip(_ sources: [Completable], file: StaticString = #fileID, line: UInt = #line) -> Completable {
+        PrimitiveSequence(raw: Observable.merge(sources.map { $0.asObservable() }, file: file, line: line))
+    }
+
+    /// The completables all at once.
+    public static func zip(_ sources: Completable..., file: StaticString = #fileID, line: UInt = #line) -> Completable {
+        zip(sources, file: file, line: line)
     }
 
     private func andThenSource<Element>(_ second: Observable<Element>, _ callSite: CallSite) -> Observable<Element> {

@@ -78,9 +78,30 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         return Disposables.create(subscription, disposable)
     }
 
+    /// `subscribe(onSuccess:onError:onCompleted:onDisposed:)` with `object` handed to each
+    /// closure, held weakly: once it is gone, the closures are not called.
+    public func subscribe<Object: AnyObject>(
+        with object: Object, onSuccess: ((Object, Element) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil, onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(
+            onSuccess: { [weak object] element in object.map { onSuccess?($0, element) } },
+            onError: { [weak object] error in object.map { onError?($0, error) } },
+            onCompleted: { [weak object] in object.map { onCompleted?($0) } },
+            onDisposed: { [weak object] in object.map { onDisposed?($0) } }, file: file, line: line)
+    }
+
     /// A `Maybe` of `element`.
     public static func just(_ element: Element, file: StaticString = #fileID, line: UInt = #line) -> Maybe<Element> {
         PrimitiveSequence(raw: Observable.just(element, file: file, line: line))
+    }
+
+    /// A `Maybe` of `element`, sent on `scheduler`.
+    public static func just(
+        _ element: Element, scheduler: ImmediateSchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> Maybe<Element> {
+        PrimitiveSequence(raw: Observable.just(element, scheduler: scheduler, file: file, line: line))
     }
 
     /// A `Maybe` that completes with no element.
@@ -93,6 +114,13 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         _ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<Result> {
         PrimitiveSequence(raw: primitiveSequence.source.map(transform, file: file, line: line))
+    }
+
+    /// Transforms the element; empty when `transform` gives `nil`.
+    public func compactMap<Result>(
+        _ transform: @escaping (Element) throws -> Result?, file: StaticString = #fileID, line: UInt = #line
+    ) -> Maybe<Result> {
+        PrimitiveSequence(raw: primitiveSequence.source.compactMap(transform, file: file, line: line))
     }
 
     /// Continues with the `Maybe` the element maps to; empty stays empty.
@@ -117,12 +145,23 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         PrimitiveSequence(raw: primitiveSequence.source.catchAndReturn(element, file: file, line: line))
     }
 
-    /// `Single` of the element, or of `element` when empty.
-    public func ifEmpty(default element: Element, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
-        PrimitiveSequence(
-            raw: PrimitiveFlatMap(
-                source: primitiveSequence.source, selector: { Observable.just($0) },
-                continuation: Observable.just(element, file: file, line: line), callSite: CallSite(file, line)))
+    /// `Single` of the element, or of `default` when empty.
+    public func ifEmpty(default: Element, file: StaticString = #fileID, line: UInt = #line) -> Single<Element> {
+        PrimitiveSequence(raw: primitiveSequence.source.ifEmpty(default: `default`, file: file, line: line))
+    }
+
+    /// This `Maybe`, or `other` when it is empty.
+    public func ifEmpty(
+        switchTo other: Maybe<Element>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Maybe<Element> {
+        PrimitiveSequence(raw: primitiveSequence.source.ifEmpty(switchTo: other.asObservable(), file: file, line: line))
+    }
+
+    /// This `Maybe`'s element, or `other`'s when it is empty: a `Single`.
+    public func ifEmpty(
+        switchTo other: Single<Element>, file: StaticString = #fileID, line: UInt = #line
+    ) -> Single<Element> {
+        PrimitiveSequence(raw: primitiveSequence.source.ifEmpty(switchTo: other.asObservable(), file: file, line: line))
     }
 
     /// Calls the closures as events pass (see `ObservableType.do`).
@@ -148,6 +187,6 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
 
     /// This `Maybe` as a `Completable`: the element is dropped.
     public func asCompletable(file: StaticString = #fileID, line: UInt = #line) -> Completable {
-        primitiveSequence.source.asCompletable(file: file, line: line)
+        PrimitiveSequence(raw: AsCompletable(source: primitiveSequence.source, callSite: CallSite(file, line)))
     }
 }

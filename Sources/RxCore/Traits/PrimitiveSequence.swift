@@ -134,6 +134,30 @@ extension PrimitiveSequence {
         PrimitiveSequence(raw: source.retry(when: notificationHandler, file: file, line: line))
     }
 
+    /// `retry(when:)` for any error type.
+    public func retry<TriggerObservable: ObservableType>(
+        when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.retry(when: notificationHandler, file: file, line: line))
+    }
+
+    @available(*, deprecated, renamed: "retry(when:)")
+    public func retryWhen<TriggerObservable: ObservableType, Error: Swift.Error>(
+        _ notificationHandler: @escaping (Observable<Error>) -> TriggerObservable, file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
+        retry(when: notificationHandler, file: file, line: line)
+    }
+
+    @available(*, deprecated, renamed: "retry(when:)")
+    public func retryWhen<TriggerObservable: ObservableType>(
+        _ notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
+        retry(when: notificationHandler, file: file, line: line)
+    }
+
     /// Fails with `RxError.timeout` when nothing arrives within `dueTime`.
     public func timeout(
         _ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line
@@ -172,6 +196,15 @@ extension PrimitiveSequence {
     }
 }
 
+extension PrimitiveSequenceType where Element: RxAbstractInteger {
+    /// A `Single` or `Maybe` of 0 after `dueTime` on `scheduler`.
+    public static func timer(
+        _ dueTime: RxTimeInterval, scheduler: SchedulerType, file: StaticString = #fileID, line: UInt = #line
+    ) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable.timer(dueTime, scheduler: scheduler, file: file, line: line))
+    }
+}
+
 // MARK: - Conversions from Observable
 
 extension ObservableType {
@@ -186,7 +219,12 @@ extension ObservableType {
         PrimitiveSequence(raw: AsPrimitive(source: asObservable(), allowsEmpty: true, callSite: CallSite(file, line)))
     }
 
-    /// A `Completable` of this sequence: its elements are dropped.
+}
+
+extension ObservableType where Element == Never {
+    /// A `Completable` of this sequence. Only an `Observable<Never>` (what `ignoreElements()`
+    /// gives) converts, as in RxSwift 6, so `.ignoreElements().asCompletable()` states that the
+    /// elements are dropped.
     public func asCompletable(file: StaticString = #fileID, line: UInt = #line) -> Completable {
         PrimitiveSequence(raw: AsCompletable(source: asObservable(), callSite: CallSite(file, line)))
     }

@@ -78,6 +78,19 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         return Disposables.create(subscription, disposable)
     }
 
+    /// `subscribe(onSuccess:onFailure:onDisposed:)` with `object` handed to each closure, held
+    /// weakly: once it is gone, the closures are not called.
+    public func subscribe<Object: AnyObject>(
+        with object: Object, onSuccess: ((Object, Element) -> Void)? = nil,
+        onFailure: ((Object, Swift.Error) -> Void)? = nil, onDisposed: ((Object) -> Void)? = nil,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        subscribe(
+            onSuccess: { [weak object] element in object.map { onSuccess?($0, element) } },
+            onFailure: { [weak object] error in object.map { onFailure?($0, error) } },
+            onDisposed: { [weak object] in object.map { onDisposed?($0) } }, file: file, line: line)
+    }
+
     @available(*, deprecated, renamed: "subscribe(onSuccess:onFailure:onDisposed:)")
     public func subscribe(
         onSuccess: ((Element) -> Void)? = nil, onError: @escaping (Swift.Error) -> Void,
@@ -103,6 +116,13 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         _ transform: @escaping (Element) throws -> Result, file: StaticString = #fileID, line: UInt = #line
     ) -> Single<Result> {
         PrimitiveSequence(raw: primitiveSequence.source.map(transform, file: file, line: line))
+    }
+
+    /// A `Maybe` of the transformed element, empty when `transform` gives `nil`.
+    public func compactMap<Result>(
+        _ transform: @escaping (Element) throws -> Result?, file: StaticString = #fileID, line: UInt = #line
+    ) -> Maybe<Result> {
+        PrimitiveSequence(raw: primitiveSequence.source.compactMap(transform, file: file, line: line))
     }
 
     /// Continues with the `Single` the element maps to.
@@ -180,7 +200,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
 
     /// This `Single` as a `Completable`: the element is dropped.
     public func asCompletable(file: StaticString = #fileID, line: UInt = #line) -> Completable {
-        primitiveSequence.source.asCompletable(file: file, line: line)
+        PrimitiveSequence(raw: AsCompletable(source: primitiveSequence.source, callSite: CallSite(file, line)))
     }
 }
 

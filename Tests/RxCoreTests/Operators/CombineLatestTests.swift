@@ -93,7 +93,16 @@ struct CombineLatestTests {
 
         let scheduler3 = TestScheduler(initialClock: 0)
         let none = scheduler3.start { Observable<Int>.combineLatest([Observable<Int>]()) }
-        #expect(none.events == [.completed(200)])
+        // As in RxSwift: no sources still make one (empty) combination before completing.
+        #expect(none.events == [.next(200, []), .completed(200)])
+        #expect(
+            recorded { _ in Observable<Int>.combineLatest([Observable<Int>]()) { $0.count } } == [
+                .next(200, 0), .completed(200),
+            ])
+        let failing = recorded { _ in
+            Observable<Int>.combineLatest([Observable<Int>]()) { _ -> Int in throw opTestError }
+        }
+        #expect(failing == [.error(200, opTestError)])
     }
 
     @Test func disposal() {

@@ -169,6 +169,69 @@ struct RetryTests {
         #expect(trigger.subscriptions == [Subscription(200, 300)])
     }
 
+    /// RxSwift's rule: only a failed attempt listens to the trigger sequence. A trigger that
+    /// completes while the source runs ends nothing: the source's own completion does.
+    @Test func aTriggerThatCompletesBeforeAnyErrorLetsTheSourceFinish() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(150, 1), .next(220, 2), .completed(250)])
+        let empty = scheduler.createHotObservable([.next(150, 1), .completed(210)])
+        let res = scheduler.start(disposed: 300) { xs.retry(when: { (_: Observable<Failure>) in empty }) }
+        #expect(res.events == [.next(220, 2), .completed(250)])
+        #expect(xs.subscriptions == [Subscription(200, 250)])
+        #expect(empty.subscriptions == [Subscription(200, 210)])
+    }
+
+    /// An error after the trigger completed meets the completion at once.
+    @Test func anErrorAfterTheTriggerCompletedEndsTheSequence() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(10, 1), .next(20, 2), .error(30, Failure()), .completed(40)])
+        let empty = scheduler.createHotObservable([.next(150, 1), .completed(230)])
+        let res = scheduler.start { xs.retry(when: { (_: Observable<Failure>) in empty.asObservable() }) }
+        #expect(res.events == [.next(210, 1), .next(220, 2), .completed(230)])
+        #expect(xs.subscriptions == [Subscription(200, 230)])
+    }
+
+    /// A trigger that emits while no attempt failed is not a retry.
+    @Test func triggerElementsBeforeAnErrorAreNotRetries() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(10, 1), .error(50, Failure())])
+        let trigger = scheduler.createHotObservable([.next(220, 0), .next(300, 0)])
+        let res = scheduler.start(disposed: 400) { xs.retry(when: { (_: Observable<Failure>) in trigger }) }
+        #expect(res.events == [.next(210, 1), .next(310, 1)])
+        #expect(xs.subscriptions == [Subscription(200, 250), Subscription(300, 350)])
+    }
+
+    /// Backing off with a notifier of `Observable<Swift.Error>` (any error type).
+    @Test func backOffOnAnyErrorType() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(5, 1), .error(10, Failure())])
+        let res = scheduler.start(disposed: 800) {
+            xs.retry(when: { (errors: Observable<Swift.Error>) in
+                errors.enumerated().flatMap { attempt, error -> Observable<Int64> in
+                    attempt >= 3 ? .error(error) : .timer(.seconds((attempt + 1) * 50), scheduler: scheduler)
+                }
+            })
+        }
+        #expect(res.events == [.next(205, 1), .next(265, 1), .next(375, 1), .next(535, 1), .error(540, Failure())])
+        #expect(
+            xs.subscriptions == [
+                Subscription(200, 210), Subscription(260, 270), Subscription(370, 380), Subscription(530, 540),
+            ])
+    }
+
+    @available(*, deprecated)
+    @Test func retryWhenIsTheOldSpellingOfBothForms() {
+        var attempts = 0
+        let source = Observable<Int>.deferred {
+            attempts += 1
+            return attempts < 3 ? .error(Failure()) : .just(attempts)
+        }
+        var received: [Int] = []
+        _ = source.retryWhen { errors in errors }.subscribe(onNext: { received.append($0) })
+        _ = source.retryWhen { (errors: Observable<Failure>) in errors }.subscribe(onNext: { received.append($0) })
+        #expect(received == [3, 4])
+    }
+
     @Test func retryWhenPassesOnErrorsOfAnotherType() {
         struct Other: Error {}
         let scheduler = TestScheduler(initialClock: 0)
@@ -240,5 +303,62 @@ struct TimeoutTests {
         let res = scheduler.start(disposed: 250) { xs.timeout(.seconds(50), other: ys, scheduler: scheduler) }
         #expect(res.events == [.next(210, 1)])
         #expect(ys.subscriptions.isEmpty)
+    }
+}
+
+@Suite(.serialized, .noLeaks)
+struct CatchSequenceTests {
+    @Test func eachErrorMovesOnToTheNextSource() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let first = scheduler.createColdObservable([.next(10, 1), .error(20, Failure("first"))])
+        let second = scheduler.createColdObservable([.next(10, 2), .error(20, Failure("second"))])
+        let third = scheduler.createColdObservable([.next(10, 3), .completed(20)])
+        let res = scheduler.start {
+            Observable.catch(sequence: [first.asObservable(), second.asObservable(), third.asObservable()])
+        }
+        #expect(res.events == [.next(210, 1), .next(230, 2), .next(250, 3), .completed(260)])
+        #expect(first.subscriptions == [Subscription(200, 220)])
+        #expect(second.subscriptions == [Subscription(220, 240)])
+        #expect(third.subscriptions == [Subscription(240, 260)])
+    }
+
+    @Test func completionStopsTheSequenceEarly() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let first = scheduler.createColdObservable([.next(10, 1), .completed(20)])
+        let second = scheduler.createColdObservable([.next(10, 2), .completed(20)])
+        let res = scheduler.start { Observable.catch(sequence: [first.asObservable(), second.asObservable()]) }
+        #expect(res.events == [.next(210, 1), .completed(220)])
+        #expect(second.subscriptions == [])
+    }
+
+    @Test func theLastErrorEndsItWhenEverySourceFailed() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let first = scheduler.createColdObservable([.error(10, Failure("first"))] as [Recorded<Event<Int>>])
+        let second = scheduler.createColdObservable([.error(10, Failure("second"))] as [Recorded<Event<Int>>])
+        let res = scheduler.start { Observable.catch(sequence: [first.asObservable(), second.asObservable()]) }
+        #expect(res.events == [.error(220, Failure("second"))])
+    }
+
+    @Test func noSourcesCompletesAtOnce() {
+        #expect(recorded { _ in Observable<Int>.catch(sequence: [Observable<Int>]()) } == [.completed(200)])
+    }
+
+    @Test func theSequenceIsReadLazilyAndDisposalStopsIt() {
+        let scheduler = TestScheduler(initialClock: 0)
+        var made = 0
+        let sources = (0..<3).lazy.map { index -> Observable<Int> in
+            made += 1
+            return Observable.error(Failure("\(index)")).delaySubscription(.seconds(10), scheduler: scheduler)
+        }
+        let res = scheduler.start(disposed: 215) { Observable.catch(sequence: sources) }
+        #expect(res.events == [])
+        #expect(made == 2)
+    }
+
+    @available(*, deprecated)
+    @Test func catchErrorIsTheOldSpelling() {
+        var received: [Int] = []
+        _ = Observable.catchError([Observable.error(Failure()), .just(1)]).subscribe(onNext: { received.append($0) })
+        #expect(received == [1])
     }
 }

@@ -57,4 +57,50 @@ struct GroupByTests {
         #expect(!subject.hasObservers)
         groups = []
     }
+
+    /// A group still subscribed when the source ends does not keep the source: it is let go at
+    /// its stop event, as in RxSwift.
+    @Test func theSourceIsLetGoWhenItEndsEvenWithGroupsSubscribed() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(220, "a1"), .next(230, "b1"), .completed(570)])
+        let inner = scheduler.createObserver(String.self)
+        var innerSubscriptions: [Disposable] = []
+        let res = scheduler.start {
+            xs.groupBy { $0.first! }.do(onNext: { innerSubscriptions.append($0.subscribe(inner)) }).map { $0.key }
+        }
+        #expect(res.events == [.next(220, "a"), .next(230, "b"), .completed(570)])
+        #expect(inner.events == [.next(220, "a1"), .next(230, "b1"), .completed(570), .completed(570)])
+        #expect(xs.subscriptions == [Subscription(200, 570)])
+        innerSubscriptions.forEach { $0.dispose() }
+    }
+
+    @Test func anErrorLetsTheSourceGoToo() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(220, "a1"), .error(570, opTestError)])
+        let inner = scheduler.createObserver(String.self)
+        var innerSubscriptions: [Disposable] = []
+        let res = scheduler.start {
+            xs.groupBy { $0.first! }.do(onNext: { innerSubscriptions.append($0.subscribe(inner)) }).map { $0.key }
+        }
+        #expect(res.events == [.next(220, "a"), .error(570, opTestError)])
+        #expect(inner.events == [.next(220, "a1"), .error(570, opTestError)])
+        #expect(xs.subscriptions == [Subscription(200, 570)])
+        innerSubscriptions.forEach { $0.dispose() }
+    }
+
+    /// While the source runs, the outer subscription alone does not keep it: disposing the
+    /// outer one and every group's lets it go.
+    @Test func theSourceIsKeptUntilTheOuterAndEveryGroupAreGone() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(220, "a1"), .next(230, "a2"), .next(600, "a3")])
+        let inner = scheduler.createObserver(String.self)
+        var innerSubscription: Disposable?
+        scheduler.scheduleAt(400) { innerSubscription?.dispose() }
+        let res = scheduler.start(disposed: 300) {
+            xs.groupBy { $0.first! }.do(onNext: { innerSubscription = $0.subscribe(inner) }).map { $0.key }
+        }
+        #expect(res.events == [.next(220, "a")])
+        #expect(inner.events == [.next(220, "a1"), .next(230, "a2")])
+        #expect(xs.subscriptions == [Subscription(200, 400)])
+    }
 }

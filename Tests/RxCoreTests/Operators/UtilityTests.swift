@@ -233,6 +233,23 @@ struct DelayTests {
         #expect(xs.subscriptions == [Subscription(200, 260)])
     }
 
+    /// RxSwift's timer delivers one event, then is set again for the next: events that arrived
+    /// together leave one scheduling step (a tick of virtual time) apart.
+    @Test func eventsThatArriveTogetherLeaveOneTickApart() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(210, 2), .completed(210), .next(250, 3)])
+        let res = scheduler.start { xs.delay(.seconds(10), scheduler: scheduler) }
+        #expect(res.events == [.next(220, 1), .next(221, 2), .completed(222)])
+        #expect(xs.subscriptions == [Subscription(200, 210)])
+    }
+
+    @Test func anErrorAfterSomeDeliveriesCutsTheRest() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(250, 2), .error(320, Failure())])
+        let res = scheduler.start { xs.delay(.seconds(100), scheduler: scheduler) }
+        #expect(res.events == [.next(310, 1), .error(320, Failure())])
+    }
+
     @Test func disposalDropsWhatIsWaiting() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(250, 2), .completed(260)])

@@ -4,16 +4,45 @@ import Testing
 
 @Suite(.serialized, .noLeaks)
 struct ZipTests {
-    @Test func pairsByIndexAndCompletesWhenAllComplete() {
+    @Test func pairsByIndexAndEndsWhenAnElementCanNeverBePaired() {
         let scheduler = TestScheduler(initialClock: 0)
         let e0 = scheduler.createHotObservable([.next(150, 0), .next(210, 1), .next(220, 2), .completed(230)])
         let e1 = scheduler.createHotObservable([
             .next(150, 0), .next(215, 10), .next(240, 20), .next(250, 30), .completed(260),
         ])
         let res = scheduler.start { Observable.zip(e0, e1) { $0 + $1 } }
-        #expect(res.events == [.next(215, 11), .next(240, 22), .completed(260)])
+        // 30 at 250 has no partner left (e0 is done and drained): RxSwift completes there.
+        #expect(res.events == [.next(215, 11), .next(240, 22), .completed(250)])
+        #expect(e0.subscriptions == [Subscription(200, 230)])
+        #expect(e1.subscriptions == [Subscription(200, 250)])
+    }
+
+    @Test func completesWhenEverySourceCompletes() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let e0 = scheduler.createHotObservable([.next(210, 1), .completed(230)])
+        let e1 = scheduler.createHotObservable([.next(220, 10), .completed(260)])
+        let res = scheduler.start { Observable.zip(e0, e1) { $0 + $1 } }
+        #expect(res.events == [.next(220, 11), .completed(260)])
         #expect(e0.subscriptions == [Subscription(200, 230)])
         #expect(e1.subscriptions == [Subscription(200, 260)])
+    }
+
+    /// RxSwift's asymmetric case: the last source to send an element that cannot be paired
+    /// ends the zip, once the others are done.
+    @Test func asymmetricCollectionEndsAtTheUnpairableElement() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let e0 = scheduler.createHotObservable([.next(150, 1), .next(210, 1), .next(250, 4), .completed(270)])
+        let e1 = scheduler.createHotObservable([
+            .next(150, 1), .next(220, 2), .next(240, 5), .next(290, 7), .next(310, 9), .completed(410),
+        ])
+        let e2 = scheduler.createHotObservable([
+            .next(150, 1), .next(230, 3), .next(260, 6), .next(280, 8), .completed(300),
+        ])
+        let res = scheduler.start { Observable.zip([e0, e1, e2]) }
+        #expect(res.events == [.next(230, [1, 2, 3]), .next(260, [4, 5, 6]), .completed(310)])
+        #expect(e0.subscriptions == [Subscription(200, 270)])
+        #expect(e1.subscriptions == [Subscription(200, 310)])
+        #expect(e2.subscriptions == [Subscription(200, 300)])
     }
 
     @Test func neverAndEmptyNeverCompletes() {

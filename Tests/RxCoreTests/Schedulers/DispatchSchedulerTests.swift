@@ -244,3 +244,38 @@ struct HistoricalSchedulerTests {
         #expect(received.map(\.1) == [30, 30])
     }
 }
+
+@Suite(.serialized, .noLeaks)
+struct ConcurrentMainSchedulerTests {
+    @Test func runsOnTheMainQueue() async {
+        let onMain = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            _ = ConcurrentMainScheduler.instance.schedule(()) { _ in
+                continuation.resume(returning: MainScheduler.isOnMainQueue)
+                return Disposables.create()
+            }
+        }
+        #expect(onMain)
+        let later = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            _ = ConcurrentMainScheduler.instance.scheduleRelative((), dueTime: .milliseconds(5)) { _ in
+                continuation.resume(returning: MainScheduler.isOnMainQueue)
+                return Disposables.create()
+            }
+        }
+        #expect(later)
+    }
+
+    @Test func subscribeOnItFromTheMainQueueRunsAtOnce() async {
+        let ranAtOnce = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            DispatchQueue.main.async {
+                var subscribed = false
+                let subscription = Observable<Int>.create { _ in
+                    subscribed = true
+                    return Disposables.create()
+                }.subscribe(on: ConcurrentMainScheduler.instance).subscribe()
+                continuation.resume(returning: subscribed)
+                subscription.dispose()
+            }
+        }
+        #expect(ranAtOnce)
+    }
+}
