@@ -55,6 +55,17 @@ example("flatMap", draw: true) {
         .disposed(by: disposeBag)
 }
 
+// The interleaving, recorded rather than worked by hand: the trampoline's queue (the trace's
+// `enqueue` and `dequeue` steps) as flatMap's inner sequences take turns.
+example("flatMap, the trampoline's queue") {
+    let trace = Diagrams.trace {
+        _ = Observable.of(1, 2)
+            .flatMap { _ in Observable.of("a", "b") }
+            .subscribe(onNext: { _ in })
+    }
+    print(DiagramOutput.queueText(trace), terminator: "")
+}
+
 // 003 升维: friends of friends — map gives a list of lists, flatMap one list.
 example("friends of friends") {
     let disposeBag = DisposeBag()

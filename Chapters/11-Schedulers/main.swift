@@ -32,6 +32,22 @@ example("trampoline", draw: true) {
         .disposed(by: disposeBag)
 }
 
+// The same run, recorded: the trampoline's queue as it grows and drains (the trace's `enqueue`
+// and `dequeue` steps), and where each element reaches an observer.
+example("the trampoline's queue") {
+    let trace = Diagrams.trace {
+        let disposeBag = DisposeBag()
+        Observable.of("A", "B")
+            .subscribe(onNext: { _ in
+                Observable.of(1, 2)
+                    .subscribe(onNext: { _ in })
+                    .disposed(by: disposeBag)
+            })
+            .disposed(by: disposeBag)
+    }
+    print(DiagramOutput.queueText(trace), terminator: "")
+}
+
 // 003: observeOn moves the rest of the chain to another scheduler. On Linux nothing drains the
 // main queue by itself, so the example drains it until the sequence is done
 // (MainScheduler.drain; see Sources/RxCore/Schedulers/MainScheduler.swift).

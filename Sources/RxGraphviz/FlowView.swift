@@ -84,7 +84,7 @@ struct FlowView {
 
     private func colour(_ call: TraceCall) -> String {
         switch call {
-        case .subscribe, .schedule: return "#dbe9f6"
+        case .subscribe, .schedule, .enqueue, .dequeue: return "#dbe9f6"
         case .run, .`init`, .handler, .setSinkAndSubscription: return "#fdebd0"
         case .on, .forwardOn, .onCore: return "#d5f5e3"
         case .dispose: return "#e6e6e6"
@@ -95,7 +95,8 @@ struct FlowView {
         let h = DotID.html
         var target = step.to == step.from || step.to == 0 ? "" : " → \(h(name(step.to)))"
         if step.call == .schedule && step.to == 0 { target = "" }
-        let caller = h(name(step.from))
+        // The trampoline is no node: the scheduler end of its steps is named by their detail.
+        let caller = step.call == .dequeue && step.from == 0 ? "CurrentThreadScheduler" : h(name(step.from))
         var who = "\(caller)\(target)"
         if let site = structure.byID[step.to == 0 ? step.from : step.to]?.callSite {
             who += "  <FONT COLOR=\"#777777\">\(h(site))</FONT>"

@@ -110,6 +110,7 @@ struct MarblesView {
             }
             html += ended[lane] == nil ? "<TD><FONT COLOR=\"#999999\">→</FONT></TD></TR>" : "<TD></TD></TR>"
         }
+        html += queueLane(slotSeq: slotSeq)
         html += "<TR><TD ALIGN=\"RIGHT\"><FONT COLOR=\"#777777\">\(virtual ? "virtual time" : "step")</FONT></TD>"
         for label in axis { html += "<TD><FONT POINT-SIZE=\"8\" COLOR=\"#777777\">\(h(label))</FONT></TD>" }
         html += "<TD></TD></TR></TABLE>"
@@ -123,6 +124,31 @@ struct MarblesView {
             nodeDefaults: ["fontname": "Helvetica", "fontsize": "10", "shape": "plain"])
         graph.root.nodes.append(DotNode("marbles", ["label": .html(html)]))
         return graph
+    }
+
+    /// A last lane for the `CurrentThreadScheduler`'s queue, when the trace recorded it (its
+    /// `enqueue` and `dequeue` steps): how much work waited when each slot's first event happened.
+    private func queueLane(slotSeq: [UInt64]) -> String {
+        let changes = document.steps.sorted { $0.seq < $1.seq }.compactMap { step -> (UInt64, Int)? in
+            switch step.call {
+            case .enqueue: return (step.seq, 1)
+            case .dequeue: return (step.seq, -1)
+            default: return nil
+            }
+        }
+        guard !changes.isEmpty else { return "" }
+        var html = "<TR><TD ALIGN=\"RIGHT\"><B>CurrentThreadScheduler</B> <FONT COLOR=\"#777777\">queued</FONT></TD>"
+        // Steps and slots both in `seq` order: one sweep. Counted from the recording's start, so
+        // a queue that was not empty then reads low.
+        var next = 0, waiting = 0
+        for seq in slotSeq {
+            while next < changes.count, changes[next].0 < seq {
+                waiting += changes[next].1
+                next += 1
+            }
+            html += "<TD><FONT COLOR=\"#777777\">\(waiting <= 0 ? "·" : String(waiting))</FONT></TD>"
+        }
+        return html + "<TD></TD></TR>"
     }
 
     private func marble(_ event: TraceEvent) -> String {

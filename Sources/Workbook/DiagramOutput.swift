@@ -97,12 +97,68 @@ public enum DiagramOutput {
         let nodes = Names(trace)
         var lines: [String] = []
         for (n, step) in trace.steps.enumerated() {
-            let target = step.to == 0 ? (step.detail ?? "user code") : nodes.label(step.to)
-            var line = "\(n + 1). \(step.call.rawValue)  \(nodes.label(step.from)) → \(target)"
-            // The details of these calls name nodes by raw id; the arrow already says who.
-            let namesNodes: Set<TraceCall> = [.subscribe, .run, .`init`, .setSinkAndSubscription]
-            if let detail = step.detail, step.to != 0, !namesNodes.contains(step.call) { line += "  [\(detail)]" }
+            var line: String
+            if let (scheduler, note) = scheduling(step) {
+                // The scheduler is no node: the detail names it (`CurrentThreadScheduler, 1 queued`).
+                let caller = step.from == 0 ? scheduler : nodes.label(step.from)
+                let target = step.to == 0 ? scheduler : nodes.label(step.to)
+                line = "\(n + 1). \(step.call.rawValue)  \(caller) → \(target)"
+                if let note { line += "  [\(note)]" }
+            } else {
+                let target = step.to == 0 ? (step.detail ?? "user code") : nodes.label(step.to)
+                line = "\(n + 1). \(step.call.rawValue)  \(nodes.label(step.from)) → \(target)"
+                // The details of these calls name nodes by raw id; the arrow already says who.
+                let namesNodes: Set<TraceCall> = [.subscribe, .run, .`init`, .setSinkAndSubscription]
+                if let detail = step.detail, step.to != 0, !namesNodes.contains(step.call) { line += "  [\(detail)]" }
+            }
             lines.append(line)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// For a step with the scheduler at one end (`schedule`, `enqueue`, `dequeue`): the
+    /// scheduler's name and what the detail says after it (`1 queued`).
+    static func scheduling(_ step: TraceStep) -> (scheduler: String, note: String?)? {
+        guard [.schedule, .enqueue, .dequeue].contains(step.call), let detail = step.detail else { return nil }
+        guard let comma = detail.range(of: ", ") else { return (detail, nil) }
+        return (String(detail[..<comma.lowerBound]), String(detail[comma.upperBound...]))
+    }
+
+    /// The trampoline's queue as it grows and drains (000's `CurrentThreadScheduler`): each
+    /// `enqueue` and `dequeue` with what waits after it, and, where they happen, the events the
+    /// final observers receive.
+    ///
+    /// ```
+    /// enqueue  ObservableSequenceSink#4    queue: [ObservableSequenceSink#4]
+    /// dequeue  ObservableSequenceSink#4    queue: []
+    ///   AnonymousObserver#1 ← next(A)
+    /// ```
+    public static func queueText(_ trace: TraceDocument) -> String {
+        let nodes = Names(trace)
+        var queue: [UInt64] = []
+        var lines: [String] = []
+        let steps = trace.steps.filter { $0.call == .enqueue || $0.call == .dequeue }.map { ($0.seq, $0) }
+        let received = trace.events.filter { nodes[$0.node]?.kind == .observer }.map { ($0.seq, $0) }
+        let width = (steps.map { nodes.label($0.1.call == .enqueue ? $0.1.from : $0.1.to).count }.max() ?? 0) + 4
+        var s = 0, e = 0
+        while s < steps.count || e < received.count {
+            if e < received.count, s == steps.count || received[e].0 < steps[s].0 {
+                let event = received[e].1
+                lines.append("  \(nodes.label(event.node)) ← \(TraceEventKind.describe(event.kind, event.value))")
+                e += 1
+                continue
+            }
+            let step = steps[s].1
+            s += 1
+            let item = step.call == .enqueue ? step.from : step.to
+            if step.call == .enqueue {
+                queue.append(item)
+            } else if let index = queue.firstIndex(of: item) {
+                queue.remove(at: index)
+            }
+            let waiting = "[" + queue.map(nodes.label).joined(separator: ", ") + "]"
+            let name = nodes.label(item).padding(toLength: width, withPad: " ", startingAt: 0)
+            lines.append("\(step.call.rawValue)  \(name)queue: \(waiting)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -120,6 +120,33 @@ import Testing
         for value in ["(1)", "(2)", "(10)", "(20)"] { #expect(marbles.contains(value), "marbles lack \(value)") }
     }
 
+    /// The trampoline's queue (`enqueue`, `dequeue`) drawn: the flow lists its steps with the
+    /// scheduler at the right end, the marbles add a lane with how much waits at each slot.
+    @Test func theTrampolinesQueueIsDrawn() throws {
+        let trace = checkingNoLeaks {
+            Trace.record {
+                _ = Observable.of(1, 2)
+                    .flatMap { _ in Observable.of("a", "b") }
+                    .subscribe(onNext: { _ in })
+            }
+        }
+        let flow = try TraceRenderer.graph(of: trace, view: .flow).dotText
+        #expect(flow.contains("<B>enqueue</B></TD><TD ALIGN=\"LEFT\">ObservableSequenceSink #"))
+        #expect(
+            flow.contains("<B>dequeue</B></TD><TD ALIGN=\"LEFT\">CurrentThreadScheduler → ObservableSequenceSink #"))
+        #expect(!flow.contains("<B>dequeue</B></TD><TD ALIGN=\"LEFT\">user code"))
+        #expect(flow.contains("CurrentThreadScheduler, 2 queued"))
+
+        let marbles = try TraceRenderer.graph(of: trace, view: .marbles).dotText
+        let lane = try #require(marbles.range(of: "<B>CurrentThreadScheduler</B>"))
+        // One cell per slot after the lane's name: 0 (·) while the first element is sent, then
+        // the others waiting as each next one arrives.
+        let cells = marbles[lane.upperBound...].components(separatedBy: "</TR>")[0]
+            .components(separatedBy: "<FONT COLOR=\"#777777\">").dropFirst(2).map { $0.prefix { $0 != "<" } }
+        #expect(cells.first == "·")
+        #expect(cells.contains("2"))
+    }
+
     /// Real `flatMap` recordings collapse as the hand-built ones do: each inner subscription of
     /// `of` (a sink, its disposer, merge's inner observer) and of `just` (no sink: the inner
     /// observer and the `Just` it subscribed to) is one group, merge's disposable of them all

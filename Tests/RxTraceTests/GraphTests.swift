@@ -42,8 +42,8 @@ import Testing
                 "handler 4→1 AnyObserver(sink)", // [8]
                 "on 0→4 next(mojito)", // [8]
                 "forwardOn 4→2 next(mojito)", // [9]
-                "on 0→2 next(mojito)", // [9]
-                "onCore 0→2 next(mojito)", // [9]
+                "on 4→2 next(mojito)", // [9]: the sink's forwardOn calls it
+                "onCore 4→2 next(mojito)", // [9]
                 "setSinkAndSubscription 1→3 sink: 4, subscription: 5",
                 "dispose 6→3",
                 "dispose 3→4",
@@ -102,20 +102,23 @@ import Testing
                 "init 1→6 SinkDisposer",
                 "run 1→1 run(observer: 5, cancel: 6)",
                 "init 1→7",
+                // `of` queues its sink on the trampoline, which runs it once the outer subscribe is done.
+                "enqueue 7→0 CurrentThreadScheduler, 1 queued",
                 "setSinkAndSubscription 1→6 sink: 7, subscription: 0",
                 "setSinkAndSubscription 2→4 sink: 5, subscription: 6",
+                "dequeue 0→7 CurrentThreadScheduler, 0 queued",
                 "forwardOn 7→5 next(1)",
                 "forwardOn 5→3 next(10)",
-                "on 0→3 next(10)",
-                "onCore 0→3 next(10)",
+                "on 5→3 next(10)",
+                "onCore 5→3 next(10)",
                 "forwardOn 7→5 next(2)",
                 "forwardOn 5→3 next(20)",
-                "on 0→3 next(20)",
-                "onCore 0→3 next(20)",
+                "on 5→3 next(20)",
+                "onCore 5→3 next(20)",
                 "forwardOn 7→5 completed",
                 "forwardOn 5→3 completed",
-                "on 0→3 completed",
-                "onCore 0→3 completed",
+                "on 5→3 completed",
+                "onCore 5→3 completed",
                 "dispose 4→5",
                 "dispose 4→6",
                 "dispose 6→7",
@@ -161,16 +164,16 @@ import Testing
                 "subscribe 5→1 subscribe(5)",
                 "on 0→1 next(🐶)",
                 "forwardOn 1→2 next(🐶)",
-                "on 0→2 next(🐶)",
-                "onCore 0→2 next(🐶)",
+                "on 1→2 next(🐶)", // the subject delivers
+                "onCore 1→2 next(🐶)",
                 "forwardOn 1→5 next(🐶)",
-                "on 0→5 next(🐶)",
-                "onCore 0→5 next(🐶)",
+                "on 1→5 next(🐶)",
+                "onCore 1→5 next(🐶)",
                 "dispose 4→3",
-                "on 0→1 next(🐱)",
+                "on 0→1 next(🐱)", // user code sends
                 "forwardOn 1→5 next(🐱)",
-                "on 0→5 next(🐱)",
-                "onCore 0→5 next(🐱)",
+                "on 1→5 next(🐱)",
+                "onCore 1→5 next(🐱)",
                 "dispose 7→6",
             ])
         #expect(eventLines(trace) == ["1 next(🐶)", "2 next(🐶)", "5 next(🐶)", "1 next(🐱)", "5 next(🐱)"])

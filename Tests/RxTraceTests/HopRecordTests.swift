@@ -41,9 +41,9 @@ import Testing
                 "forwardOn AnonymousObservableSink→MapSink next(1)",
                 "event MapSink next(1)",
                 "forwardOn MapSink→AnonymousObserver next(10)",
-                "on 0→AnonymousObserver next(10)",
+                "on MapSink→AnonymousObserver next(10)",
                 "event AnonymousObserver next(10)",
-                "onCore 0→AnonymousObserver next(10)",
+                "onCore MapSink→AnonymousObserver next(10)",
             ])
         // One clock value each, none skipped: nothing else happened in between.
         let seqs = sorted.map(\.seq)
@@ -77,9 +77,9 @@ import Testing
                 "on 0→AnonymousObservableSink",
                 "event AnonymousObservableSink",
                 "forwardOn AnonymousObservableSink→AnonymousObserver",
-                "on 0→AnonymousObserver",
+                "on AnonymousObservableSink→AnonymousObserver",
                 "event AnonymousObserver",
-                "onCore 0→AnonymousObserver",
+                "onCore AnonymousObservableSink→AnonymousObserver",
             ])
         let seqs = sorted.map(\.seq)
         #expect(seqs == Array(seqs[0]...(seqs[0] + UInt64(seqs.count) - 1)))

@@ -72,6 +72,7 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, @unchecked Se
             }
             let disposable = action()
             while let item = dequeue() {
+                if Tracing.isOn { traceDequeued(item) }
                 if item.isDisposed { continue }
                 item.invoke()
             }
@@ -80,7 +81,11 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, @unchecked Se
 
         func enqueue(_ item: any TrampolineItem) {
             queue.append(item)
+            if Tracing.isOn { traceEnqueued(item) }
         }
+
+        /// How much work waits, for the trace.
+        var waiting: Int { queue.count - head }
 
         private func dequeue() -> (any TrampolineItem)? {
             guard head < queue.count else { return nil }

@@ -2,7 +2,8 @@
 /// tracing). While a producer runs: which producer it is and the call site of the subscription,
 /// so sinks born inside `run` take that call site and get their `run` edge from the producer.
 /// While a traced hop delivers an event: the node it delivers to, so nodes born while the event
-/// is handled (the inner subscriptions of `flatMap` & co.) take that node's call site.
+/// is handled (the inner subscriptions of `flatMap` & co.) take that node's call site, and who
+/// delivers, so the `on` the receiving observer records is credited to that sink or subject.
 ///
 /// The frames live in this thread's `TraceLocal`, with the rest of its trace state.
 enum RunContext {
@@ -13,6 +14,10 @@ enum RunContext {
         var callSite: CallSite?
         /// In a delivery frame, the node delivered to, whose call site new nodes take.
         var receiver: UInt64
+        /// In a delivery frame, the node delivering (a sink, a subject)…
+        var sender: UInt64 = 0
+        /// …and the observer it delivers to, when that is a node.
+        var target: UInt64 = 0
         /// A delivery frame (counted in `TraceLocal.deliveries`).
         var delivery = false
     }
@@ -22,11 +27,22 @@ enum RunContext {
         push(TraceLocal.current, Frame(producer: producer, callSite: callSite, receiver: 0))
     }
 
-    /// A traced delivery to `receiver` starts (a hop's `deliver`).
+    /// A traced delivery from `sender` to `target` starts (a hop's `deliver`).
     @inline(__always)
-    static func pushDelivery(_ local: TraceLocal, receiver: UInt64) {
+    static func pushDelivery(_ local: TraceLocal, receiver: UInt64, sender: UInt64, target: UInt64) {
         local.deliveries += 1
-        push(local, Frame(producer: 0, callSite: nil, receiver: receiver, delivery: true))
+        push(
+            local,
+            Frame(producer: 0, callSite: nil, receiver: receiver, sender: sender, target: target, delivery: true))
+    }
+
+    /// Who calls `node`'s `on` now: the sink or subject whose delivery to `node` is under way,
+    /// else 0 (user code, `create`'s handler, an observer forwarding by hand).
+    @inline(__always)
+    static func caller(of node: UInt64, _ local: TraceLocal) -> UInt64 {
+        guard local.deliveries > 0, local.frameDepth > 0 else { return 0 }
+        let frame = local.frames[local.frameDepth - 1]
+        return frame.delivery && frame.target == node ? frame.sender : 0
     }
 
     @inline(__always)

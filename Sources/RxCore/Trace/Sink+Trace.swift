@@ -54,7 +54,7 @@ final class TraceHop {
     func deliver<Observer: ObserverType>(_ local: TraceLocal, _ element: Observer.Element, to observer: Observer) {
         let entered = checksOverlap && enter(local)
         if checksOverlap && !entered { overlapped(local, element) }
-        RunContext.pushDelivery(local, receiver: receiver)
+        RunContext.pushDelivery(local, receiver: receiver, sender: node, target: target)
         observer.onNext(element)
         RunContext.pop(local)
         if entered { delivering.store(0, ordering: .relaxed) }
@@ -64,7 +64,7 @@ final class TraceHop {
     func deliver<Observer: ObserverType>(_ local: TraceLocal, _ event: Event<Observer.Element>, to observer: Observer) {
         let entered = checksOverlap && enter(local)
         if checksOverlap && !entered { overlapped(local, event.debugDescription) }
-        RunContext.pushDelivery(local, receiver: receiver)
+        RunContext.pushDelivery(local, receiver: receiver, sender: node, target: target)
         observer.on(event)
         RunContext.pop(local)
         if entered { delivering.store(0, ordering: .relaxed) }

@@ -19,12 +19,16 @@ extension TraceRecorder {
     func receivedNext<Element>(
         _ traceLocal: TraceLocal, _ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool
     ) {
-        recordNext(traceLocal, .received, call, from: 0, to: node, element: element, recordEvent: recordEvent)
+        recordNext(
+            traceLocal, .received, call, from: RunContext.caller(of: node, traceLocal), to: node, element: element,
+            recordEvent: recordEvent)
     }
 
     @inline(__always)
     func observedNext<Element>(_ traceLocal: TraceLocal, node: UInt64, element: Element) {
-        recordNext(traceLocal, .observed, .on, from: 0, to: node, element: element, recordEvent: true)
+        recordNext(
+            traceLocal, .observed, .on, from: RunContext.caller(of: node, traceLocal), to: node, element: element,
+            recordEvent: true)
     }
 
     /// `receivedNext(.on, node:…)` and then `forwardedNext(from: node, …)`, as one record: a

@@ -245,9 +245,10 @@ public final class TraceRecorder: RxTracer {
 
     public func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
         if !keepSteps && !keepEvents && kind == .next { return }
+        let traceLocal = TraceLocal.current
         record(
-            TraceLocal.current, .received, call, from: 0, to: node, kind: kind, value: capture(text: value),
-            recordEvent: recordEvent)
+            traceLocal, .received, call, from: RunContext.caller(of: node, traceLocal), to: node, kind: kind,
+            value: capture(text: value), recordEvent: recordEvent)
     }
 
     public func receivedNext<Element>(_ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool) {
@@ -256,9 +257,10 @@ public final class TraceRecorder: RxTracer {
 
     public func observed(node: UInt64, kind: TraceEventKind, value: String?) {
         if !keepSteps && !keepEvents && kind == .next { return }
+        let traceLocal = TraceLocal.current
         record(
-            TraceLocal.current, .observed, .on, from: 0, to: node, kind: kind, value: capture(text: value),
-            recordEvent: true)
+            traceLocal, .observed, .on, from: RunContext.caller(of: node, traceLocal), to: node, kind: kind,
+            value: capture(text: value), recordEvent: true)
     }
 
     public func observedNext<Element>(node: UInt64, element: Element) {

@@ -20,9 +20,11 @@ struct TraceRecord {
     enum Shape: UInt8 {
         /// The step `forwardOn` (`from` → `to`), then the event on `to`.
         case forwarded
-        /// The step `call` (0 → `to`), then the event on `to`. Without the step: an event alone.
+        /// The step `call` (`from` → `to`: the sink or subject delivering, 0 for user code), then
+        /// the event on `to`. Without the step: an event alone.
         case received
-        /// The step `on` (0 → `to`), the event on `to`, the step `onCore` (0 → `to`).
+        /// The step `on` (`from` → `to`, as in `received`), the event on `to`, the step `onCore`
+        /// (`from` → `to`).
         case observed
         /// The step `call` (`from` → `to`) alone; its detail is the value, as text.
         case step
@@ -101,10 +103,10 @@ struct TraceRecord {
         let event: UInt64 = parts.contains(.event) ? 1 : 0
         switch shape {
         case .forwarded: body(seq, .forwardOn, from, to)
-        case .received: body(seq, call, 0, to)
+        case .received: body(seq, call, from, to)
         case .observed:
-            body(seq, .on, 0, to)
-            body(seq &+ 1 &+ event, .onCore, 0, to)
+            body(seq, .on, from, to)
+            body(seq &+ 1 &+ event, .onCore, from, to)
         case .step: body(seq, call, from, to)
         case .receivedForwarded:
             body(seq, call, 0, from)

@@ -45,6 +45,14 @@ public enum TraceRelation: String, Sendable, CaseIterable, Codable {
 public enum TraceCall: String, Sendable, CaseIterable, Codable {
     case subscribe
     case schedule
+    /// Work queued on the `CurrentThreadScheduler` because other work runs (000's
+    /// `queue.value.enqueue(scheduledItem)`): the queued work — a sequence's sink queueing its
+    /// next element, a `ScheduledItem` — → the scheduler (0; the detail names it and how much
+    /// waits).
+    case enqueue
+    /// The trampoline takes the oldest queued work and runs it (000's `queue.value.dequeue()`):
+    /// the scheduler (0) → the work.
+    case dequeue
     case run
     case `init`
     case handler
@@ -98,8 +106,9 @@ public protocol RxTracer: AnyObject, Sendable {
     /// `sink` forwarded an event to `observer` (`Sink.forwardOn`): the step `forwardOn`, and the
     /// event on `observer` when `recordEvent` (false when the observer records its own events).
     func forwarded(from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool)
-    /// `node` received an event through `call` (`on`, `onCore`) from outside a sink: the step
-    /// (caller 0) and, when `recordEvent`, the event on `node`.
+    /// `node` received an event through `call` (`on`, `onCore`) other than by a sink's
+    /// `forwardOn`: the step, from the sink or subject whose delivery to `node` is under way
+    /// (0, user code, when none is), and, when `recordEvent`, the event on `node`.
     func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool)
     /// `node` (an `ObserverBase`) received an event: the steps `on` and `onCore` and the event.
     func observed(node: UInt64, kind: TraceEventKind, value: String?)
@@ -156,7 +165,9 @@ extension RxTracer {
 
     /// Composed from `step` and `event`; recorders override it to take one lock.
     public func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
-        step(call, from: 0, to: node, detail: TraceEventKind.describe(kind, value))
+        step(
+            call, from: RunContext.caller(of: node, TraceLocal.current), to: node,
+            detail: TraceEventKind.describe(kind, value))
         if recordEvent { event(node: node, kind: kind, value: value) }
     }
 }

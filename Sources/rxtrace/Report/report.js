@@ -74,7 +74,7 @@
   const positionOf = (seq) => upperBound(S.seq, seq);
 
   const CALL_GROUPS = {
-    subscribe: 'subscribing', schedule: 'subscribing',
+    subscribe: 'subscribing', schedule: 'subscribing', enqueue: 'subscribing', dequeue: 'subscribing',
     run: 'building', init: 'building', handler: 'building', setSinkAndSubscription: 'building',
     on: 'delivering', forwardOn: 'delivering', onCore: 'delivering',
     dispose: 'disposing',
@@ -379,8 +379,12 @@
     const from = S.from[k];
     const to = S.to[k];
     const detail = str(S.detail[k]);
-    const target = to === from || to === 0 ? '' : ` → ${nodeLink(to)}`;
-    let html = `<span class="num">${p}</span> <span class="call-name">${esc(call)}</span> ${nodeLink(from)}${target}`;
+    // The scheduler is no node: the trampoline's steps name it first in their detail
+    // ("CurrentThreadScheduler, 1 queued"), and it is their 0 end.
+    const scheduler = (call === 'enqueue' || call === 'dequeue') && detail ? detail.split(', ')[0] : null;
+    const caller = from === 0 && scheduler ? esc(scheduler) : nodeLink(from);
+    const target = to === 0 && scheduler ? ` → ${esc(scheduler)}` : to === from || to === 0 ? '' : ` → ${nodeLink(to)}`;
+    let html = `<span class="num">${p}</span> <span class="call-name">${esc(call)}</span> ${caller}${target}`;
     if (detail) html += ` <span class="detail">${esc(detail)}</span>`;
     const site = (id) => {
       const i = indexOfNode.get(id);
@@ -390,7 +394,7 @@
     if (from !== 0) {
       where = `caller ${esc(nodeName(from))} made at ${site(from) ? `<span class="site">${esc(site(from))}</span>` : 'an unknown call site'}`;
     } else {
-      where = 'called from user code' + (to !== 0 && site(to) ? `; ${esc(nodeName(to))} made at <span class="site">${esc(site(to))}</span>` : '');
+      where = (scheduler ? `called by the ${esc(scheduler)}` : 'called from user code') + (to !== 0 && site(to) ? `; ${esc(nodeName(to))} made at <span class="site">${esc(site(to))}</span>` : '');
     }
     html += `<span class="where">${where} · seq ${S.seq[k]}</span>`;
     box.innerHTML = html;
