@@ -4,7 +4,7 @@ import RxTesting
 import Testing
 
 /// How many random pipelines to run, and from which seed: `make test` runs the default 2,000;
-/// `make property N=100000` runs more; `RX_PROPERTY_SEED=S RX_PROPERTY_N=1` replays one case.
+/// `make property N=100000` runs more; `make property SEED=S N=1` replays case S.
 struct PropertySettings {
     var count = 2_000
     var firstSeed: UInt64 = 1
@@ -61,7 +61,7 @@ struct PipelinePropertyTests {
         let still = Properties.violations(of: shrunk, traced: traced)
         return """
             random pipeline, seed \(seed)\(traced ? " (traced)" : ""): \(found.joined(separator: "; "))
-            replay: RX_PROPERTY_SEED=\(seed) make property N=1
+            replay: make property SEED=\(seed) N=1
             shrunk to (\(still.joined(separator: "; "))):
             \(shrunk.swiftCode)
             """
