@@ -77,7 +77,7 @@ test-browser: deps browser-deps
 
 ## Formatting: `swift format` (in the toolchain) with the configuration in .swift-format (120 columns).
 FORMAT_PATHS := Package.swift Sources Tests Chapters Benchmarks/Package.swift Benchmarks/Sources Examples/Package.swift \
-	Examples/Sources Examples/Tests
+	Examples/Sources Examples/Tests Fuzz/Package.swift Fuzz/Sources
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
 
@@ -176,3 +176,32 @@ property: deps
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --build-tests
 	RX_PROPERTY_N=$(or $(N),2000) RX_PROPERTY_SEED=$(or $(SEED),1) \
 		$(SWIFT) test $(SWIFT_BUILD_FLAGS) $(SWIFT_TEST_FLAGS) --skip-build --filter PipelinePropertyTests
+
+## Soak (not in `make test`): 10 million events through flatMap/merge/observe(on:) across threads,
+## tracing off then on; events/s and resident memory, failing if memory grows. EVENTS=… for fewer.
+soak: deps
+	@rm -f Benchmarks/.build/release.yaml Benchmarks/.build/*/release/description.json
+	cd Benchmarks && $(SWIFT) build -c release --product Soak
+	cd Benchmarks && .build/release/Soak $(EVENTS)
+
+## The whole suite under AddressSanitizer, LeakSanitizer included (its own build folder); what
+## LeakSanitizer must not report is in Tests/lsan-suppressions.txt, with why.
+ASAN_SCRATCH ?= .build-asan
+asan: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path $(ASAN_SCRATCH)
+	LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan-suppressions.txt print_suppressions=0 $$LSAN_OPTIONS" \
+		$(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_SCRATCH) $(SWIFT_TEST_FLAGS)
+
+## Fuzz the trace reader and renderer with libFuzzer for SECONDS (default 60). The harness is
+## Fuzz/ (its own package); seeds are Fuzz/Seeds, what it learns goes to out/fuzz/corpus and any
+## crashing input to out/fuzz/crash-*.
+FUZZ_OUT ?= out/fuzz
+fuzz: deps
+	@# As for bench: SwiftPM does not see files added to RxAnatomy in an existing build folder.
+	@rm -f Fuzz/.build/release.yaml Fuzz/.build/*/release/description.json
+	cd Fuzz && $(SWIFT) build -c release --product TraceFuzzer --sanitize=fuzzer --sanitize=address
+	@mkdir -p $(FUZZ_OUT)/corpus
+	LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan-suppressions.txt print_suppressions=0 $$LSAN_OPTIONS" \
+		Fuzz/.build/release/TraceFuzzer $(FUZZ_OUT)/corpus Fuzz/Seeds -dict=Fuzz/trace.dict \
+			-max_total_time=$(or $(SECONDS),60) -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+			-artifact_prefix=$(FUZZ_OUT)/ -print_final_stats=1

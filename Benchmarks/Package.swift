@@ -43,6 +43,12 @@ let package = Package(
         ),
         // What the trace hooks cost: tracing off vs hooks compiled out (a second build with
         // RXANATOMY_NO_TRACE=1), and tracing on vs off. See Sources/TraceBench/main.swift.
+        // Millions of events across threads, tracing off then on: events/s and memory over time.
+        .executableTarget(
+            name: "Soak",
+            dependencies: [.product(name: "RxCore", package: "RxAnatomy")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .executableTarget(
             name: "TraceBench",
             dependencies: [.product(name: "RxCore", package: "RxAnatomy")],

@@ -186,6 +186,47 @@ example("mapValue / flatMapRequest / filterValue", draw: true) {
     tap.onNext("wrong again")
 }
 
+// MARK: - 004 下篇 "其他小工具": toTrue, toVoid, success
+
+/// 004's `toTrue`: whatever came, `true` — a tap that means "loading".
+func toTrue<T>() -> (T) -> Bool {
+    { _ in true }
+}
+
+/// 004's `toVoid`: the value dropped — `sentMessage`'s arguments when only the call matters.
+func toVoid<T>() -> (T) -> Void {
+    { _ in }
+}
+
+/// 004's `success`: `action` on a success's value; a failure is ignored.
+func success<T>(_ action: @escaping (T) -> Void) -> (Result<T, Error>) -> Void {
+    { result in
+        if case .success(let value) = result { action(value) }
+    }
+}
+
+example("toTrue / toVoid / success") {
+    let disposeBag = DisposeBag()
+    let tap = PublishSubject<String>() // the password typed when the button is tapped
+    tap.map(toTrue())
+        .subscribe(onNext: { print("loading:", $0) })
+        .disposed(by: disposeBag)
+    tap.flatMap { password in
+        Provider.login(password)
+            .map { Result<String, Error>.success($0) }
+            .catch { Observable.just(.failure($0)) }
+    }
+    .subscribe(onNext: success { token in print("token:", token) })
+    .disposed(by: disposeBag)
+    let viewWillAppear = PublishSubject<[Any]>() // what sentMessage sends: the arguments
+    viewWillAppear.map(toVoid())
+        .subscribe(onNext: { print("viewWillAppear: was called") })
+        .disposed(by: disposeBag)
+    tap.onNext("wrong")
+    tap.onNext("secret")
+    viewWillAppear.onNext([true])
+}
+
 // MARK: - Exercises (the answers: make chapter N=09 ARGS=--answers)
 
 exercise(1) {

@@ -117,6 +117,108 @@ example("completion releases") {
     print("after a completed subscription:", growth(since: before))
 }
 
+// MARK: - 003 "disposeBag": `self.disposeBag = DisposeBag()` and a child screen
+
+/// A headless view controller with the lifecycle calls the pitfall needs: UIKit calls
+/// `willMove(toParent:)` when the controller is added (the parent) or removed (nil), and
+/// `viewDidLoad` once, the first time its view is needed.
+class ViewController {
+    let name: String
+    private(set) var isViewLoaded = false
+    init(_ name: String) { self.name = name }
+
+    func viewDidLoad() {}
+    func willMove(toParent parent: Container?) {}
+    func viewWillAppear() {}
+    func viewDidDisappear() {}
+
+    /// What `addChild`, or a navigation controller's push, does to the child.
+    func add(to parent: Container) {
+        print("\(name) is added to \(parent.name)")
+        willMove(toParent: parent)
+        if !isViewLoaded {
+            isViewLoaded = true
+            viewDidLoad()
+        }
+        viewWillAppear()
+    }
+
+    /// What `removeFromParent`, or a pop, does.
+    func remove() {
+        print("\(name) is removed")
+        willMove(toParent: nil)
+        viewDidDisappear()
+    }
+}
+
+/// A parent: a navigation controller or a plain container screen.
+struct Container {
+    let name: String
+    let isNavigationController: Bool
+}
+
+/// 003's signup screen, reduced to one binding: a tap shows an alert. Its disposeBag is made
+/// anew where the document makes it: at the definition, in `viewDidLoad`, and in
+/// `willMove(toParent: nil)`.
+final class SignupViewController: ViewController {
+    let tap = PublishSubject<Void>()
+    var disposeBag = DisposeBag()
+
+    override func viewDidLoad() {
+        disposeBag = DisposeBag()
+        tap.subscribe(onNext: { [name] in print("\(name): alert \"Mock signed up to GitHub\"") })
+            .disposed(by: disposeBag)
+    }
+
+    override func willMove(toParent parent: Container?) {
+        if let parent {
+            // The document's `assert(parent.isKindOfClass(UINavigationController), "Please read comments")`.
+            if !parent.isNavigationController { print("assertion failed: Please read comments") }
+        } else {
+            disposeBag = DisposeBag()
+        }
+    }
+}
+
+/// The idiom that survives being added again: bind when the screen appears, unbind when it
+/// disappears.
+final class RebindingViewController: ViewController {
+    let tap = PublishSubject<Void>()
+    private var disposeBag = DisposeBag()
+
+    override func viewWillAppear() {
+        tap.subscribe(onNext: { [name] in print("\(name): alert \"Mock signed up to GitHub\"") })
+            .disposed(by: disposeBag)
+    }
+
+    override func viewDidDisappear() { disposeBag = DisposeBag() }
+}
+
+example("disposeBag and a child screen") {
+    let navigation = Container(name: "UINavigationController", isNavigationController: true)
+    let screen = Container(name: "a container screen", isNavigationController: false)
+
+    let pushed = SignupViewController("pushed signup")
+    pushed.add(to: navigation)
+    pushed.tap.onNext(())
+    pushed.remove()
+    pushed.tap.onNext(()) // popped: nothing is bound, no alert over the wrong screen
+
+    let child = SignupViewController("child signup")
+    child.add(to: screen)
+    child.tap.onNext(())
+    child.remove()
+    child.add(to: screen)
+    print("child.tap.hasObservers = \(child.tap.hasObservers)")
+    child.tap.onNext(()) // added again: viewDidLoad does not run twice, the UI is not bound
+
+    let rebinding = RebindingViewController("rebinding signup")
+    rebinding.add(to: screen)
+    rebinding.remove()
+    rebinding.add(to: screen)
+    rebinding.tap.onNext(())
+}
+
 // MARK: - Exercises (the answers: make chapter N=12 ARGS=--answers)
 
 exercise(1) {

@@ -21,9 +21,10 @@ struct IndexPath: CustomStringConvertible {
     var description: String { "[\(section), \(row)]" }
 }
 
-final class TableViewCell {
+class TableViewCell {
     var textLabel = ""
     var tag = 0
+    required init() {}
 }
 
 /// A headless UITableView: holds a data source and shows every row when reloaded.
@@ -33,6 +34,11 @@ final class TableView: NSObject {
     fileprivate var cellForRow: (IndexPath) -> TableViewCell = { _ in TableViewCell() }
     fileprivate var titleForHeader: (Int) -> String? = { _ in nil }
     fileprivate let selected = PublishSubject<IndexPath>()
+    /// Where the table is scrolled to (UIScrollView's `contentOffset`).
+    let contentOffsetRelay = BehaviorRelay(value: CGPoint.zero)
+
+    /// What a finger dragging the table does.
+    func scroll(toY y: CGFloat) { contentOffsetRelay.accept(CGPoint(x: 0, y: y)) }
 
     func reloadData() {
         print("reloadData")
@@ -267,6 +273,218 @@ example("Driver, recovering inside flatMapLatest") {
     refresh.onNext(())
     refresh.onNext(())
     print("refresh.hasObservers = \(refresh.hasObservers)")
+}
+
+// MARK: - 001 "监听 tableView 的滚动": rx.contentOffset
+
+extension Reactive where Base: TableView {
+    /// RxCocoa's `UIScrollView.rx.contentOffset`: the offset now, then every change.
+    var contentOffset: Observable<CGPoint> { base.contentOffsetRelay.asObservable() }
+}
+
+example("tableView.rx.contentOffset") {
+    let disposeBag = DisposeBag()
+    let tableView = TableView()
+    tableView.rx.contentOffset.subscribe(onNext: { contentOffset in
+        /// 修改透明度
+        let alpha = min(1, max(0, contentOffset.y / 200))
+        print("contentOffset.y = \(contentOffset.y), navigation bar alpha = \(alpha)")
+    })
+    .disposed(by: disposeBag)
+    tableView.scroll(toY: 100)
+    tableView.scroll(toY: 250)
+}
+
+// MARK: - 001 "配合 HandyJSON 转model", with Codable
+
+/// A network response: what Moya hands over (`Response`), its body as bytes.
+struct Response {
+    let statusCode: Int
+    let data: Data
+}
+
+/// A club, as the server sends it.
+struct ClubModel: Codable, Equatable {
+    let name: String
+    let members: Int
+}
+
+extension ObservableType where Element == Response {
+    /// 001's `mapHandyJsonModel(_:)` with `Codable`: each response's body decoded as a `T`
+    /// (RxSwift 6's `decode(type:decoder:)`). A body that does not decode is an error event
+    /// (001 made a model from `{"msg":"解析有误"}` instead).
+    func mapModel<T: Decodable>(_ type: T.Type) -> Observable<T> {
+        map(\.data).decode(type: T.self, decoder: JSONDecoder())
+    }
+}
+
+/// A decoding error in one line: which key was missing, or what else went wrong.
+func describe(_ error: Error) -> String {
+    switch error {
+    case DecodingError.keyNotFound(let key, _): return "keyNotFound(\(key.stringValue))"
+    case DecodingError.typeMismatch(let type, let context):
+        return "typeMismatch(\(type), at \(context.codingPath.map(\.stringValue).joined(separator: ".")))"
+    default: return "\(error)"
+    }
+}
+
+example("JSON to model") {
+    let disposeBag = DisposeBag()
+    let responses = [
+        Response(statusCode: 200, data: Data(#"{"name": "RxSwift 中文网", "members": 42}"#.utf8)),
+        Response(statusCode: 200, data: Data(#"{"msg": "解析有误"}"#.utf8)),
+    ]
+    Observable.from(responses)
+        .mapModel(ClubModel.self)
+        .subscribe(onNext: { print("model:", $0) }, onError: { print("error:", describe($0)) })
+        .disposed(by: disposeBag)
+    // One failed body ends the sequence; to keep going, handle it per response.
+    Observable.from(responses)
+        .flatMap { response in
+            Observable.just(response).mapModel(ClubModel.self).catchAndReturn(ClubModel(name: "(解析有误)", members: 0))
+        }
+        .subscribe(onNext: { print("model or fallback:", $0) })
+        .disposed(by: disposeBag)
+}
+
+// MARK: - 003 "信号的操作": page → throttle → do → flatMap { fetch … retry … } → the table
+
+/// A headless UIRefreshControl.
+final class RefreshControl {
+    private let clock: VirtualClock
+    init(clock: VirtualClock) { self.clock = clock }
+
+    var isEnabled = true {
+        didSet { print("\(clock.stamp) refreshCtrl.isEnabled = \(isEnabled)") }
+    }
+
+    func endRefreshing() { print("\(clock.stamp) refreshCtrl.endRefreshing()") }
+}
+
+/// 003's cell view model, made from a club.
+struct ClubTableCellViewModel {
+    let club: ClubModel
+    init(club: ClubModel) { self.club = club }
+}
+
+final class ClubListCell: TableViewCell {
+    var viewModel: ClubTableCellViewModel? {
+        didSet { textLabel = viewModel.map { "\($0.club.name) (\($0.club.members))" } ?? "" }
+    }
+}
+
+/// The clubs' server, on virtual time: each page answers after 0.3 s, and page 1 fails the first
+/// time it is asked (a 500), to show the retry.
+final class ClubServer {
+    private let clock: VirtualClock
+    private var failedOnce = false
+    init(clock: VirtualClock) { self.clock = clock }
+
+    func request(page: Int) -> Observable<Response> {
+        Observable.create { [self] observer in
+            print("\(clock.stamp) GET /clubs?page=\(page)")
+            let fails = page == 1 && !failedOnce
+            if fails { failedOnce = true }
+            clock.schedule(after: 0.3) { [self] in
+                if fails {
+                    print("\(clock.stamp) page \(page): HTTP 500")
+                    observer.onError(HTTPStatus(code: 500))
+                    return
+                }
+                let clubs = (0..<2).map { ClubModel(name: "club \(page * 2 + $0 + 1)", members: 10 * (page + 1) + $0) }
+                observer.onNext(Response(statusCode: 200, data: try! JSONEncoder().encode(clubs)))
+                observer.onCompleted()
+            }
+            return Disposables.create()
+        }
+    }
+}
+
+struct HTTPStatus: Error {
+    let code: Int
+}
+
+/// 003's view model: `fetchClubList(fromPage:)` keeps every page it loaded (page 0 starts
+/// over) and sends the whole list.
+final class ClubListViewModel {
+    private let server: ClubServer
+    private var cellViewModels: [ClubTableCellViewModel] = []
+    init(server: ClubServer) { self.server = server }
+
+    func fetchClubList(fromPage page: Int) -> Observable<[ClubTableCellViewModel]> {
+        server.request(page: page)
+            .mapModel([ClubModel].self)
+            .map { [unowned self] clubs in
+                if page == 0 { self.cellViewModels.removeAll() }
+                self.cellViewModels.append(contentsOf: clubs.map { ClubTableCellViewModel(club: $0) })
+                return self.cellViewModels
+            }
+    }
+}
+
+extension Reactive where Base: TableView {
+    /// RxCocoa 6's `items(cellIdentifier:cellType:)` (003's `rx_itemsWithCellIdentifier`): one
+    /// cell of `cellType` per element, configured by the closure.
+    func items<Element, Cell: TableViewCell, Source: ObservableType>(
+        cellIdentifier: String, cellType: Cell.Type
+    ) -> (Source) -> (@escaping (Int, Element, Cell) -> Void) -> Disposable where Source.Element == [Element] {
+        { source in
+            { configureCell in
+                let bindCells: (@escaping (TableView, Int, Element) -> TableViewCell) -> Disposable = items(source)
+                return bindCells { _, row, element in
+                    let cell = Cell()
+                    cell.tag = row
+                    configureCell(row, element, cell)
+                    return cell
+                }
+            }
+        }
+    }
+}
+
+example("信号的操作: page → throttle → flatMap → table", draw: true) {
+    onVirtualTime { clock in
+        let clubList = TableView()
+        let refreshCtrl = RefreshControl(clock: clock)
+        let viewModel = ClubListViewModel(server: ClubServer(clock: clock))
+        let page = BehaviorRelay(value: 0)
+        page
+            .throttle(.milliseconds(500), scheduler: clock.scheduler)
+            .do(onNext: { _ in refreshCtrl.isEnabled = false })
+            .flatMap { page in
+                viewModel.fetchClubList(fromPage: page)
+                    .do(
+                        onNext: { _ in
+                            refreshCtrl.endRefreshing()
+                            refreshCtrl.isEnabled = true
+                        },
+                        onError: { _ in
+                            refreshCtrl.endRefreshing()
+                            refreshCtrl.isEnabled = true
+                        }
+                    )
+                    .retry()
+                    .catchAndReturn([])
+            }
+            .bind(to: clubList.rx.items(cellIdentifier: "clubCell", cellType: ClubListCell.self)) {
+                (_, viewModel, cell: ClubListCell) in
+                cell.viewModel = viewModel
+            }
+            .disposed(by: clock.disposeBag)
+        // The user scrolls to the end twice, quickly, then once more later.
+        clock.at(1) {
+            print("\(clock.stamp) page = 1")
+            page.accept(1)
+        }
+        clock.at(1.2) {
+            print("\(clock.stamp) page = 2")
+            page.accept(2)
+        }
+        clock.at(3) {
+            print("\(clock.stamp) page = 3")
+            page.accept(3)
+        }
+    }
 }
 
 // MARK: - Exercises (the answers: make chapter N=18 ARGS=--answers)

@@ -95,8 +95,8 @@ struct FlowView {
         let h = DotID.html
         var target = step.to == step.from || step.to == 0 ? "" : " → \(h(name(step.to)))"
         if step.call == .schedule && step.to == 0 { target = "" }
-        // The trampoline is no node: the scheduler end of its steps is named by their detail.
-        let caller = step.call == .dequeue && step.from == 0 ? "CurrentThreadScheduler" : h(name(step.from))
+        // The scheduler is no node: the steps it takes part in name it (`dequeue` from it).
+        let caller = step.from == 0 ? h(step.schedulerName ?? name(step.from)) : h(name(step.from))
         var who = "\(caller)\(target)"
         if let site = structure.byID[step.to == 0 ? step.from : step.to]?.callSite {
             who += "  <FONT COLOR=\"#777777\">\(h(site))</FONT>"

@@ -98,12 +98,11 @@ public enum DiagramOutput {
         var lines: [String] = []
         for (n, step) in trace.steps.enumerated() {
             var line: String
-            if let (scheduler, note) = scheduling(step) {
-                // The scheduler is no node: the detail names it (`CurrentThreadScheduler, 1 queued`).
+            if let scheduler = step.schedulerName {
                 let caller = step.from == 0 ? scheduler : nodes.label(step.from)
                 let target = step.to == 0 ? scheduler : nodes.label(step.to)
                 line = "\(n + 1). \(step.call.rawValue)  \(caller) → \(target)"
-                if let note { line += "  [\(note)]" }
+                if let note = step.schedulerNote { line += "  [\(note)]" }
             } else {
                 let target = step.to == 0 ? (step.detail ?? "user code") : nodes.label(step.to)
                 line = "\(n + 1). \(step.call.rawValue)  \(nodes.label(step.from)) → \(target)"
@@ -114,14 +113,6 @@ public enum DiagramOutput {
             lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// For a step with the scheduler at one end (`schedule`, `enqueue`, `dequeue`): the
-    /// scheduler's name and what the detail says after it (`1 queued`).
-    static func scheduling(_ step: TraceStep) -> (scheduler: String, note: String?)? {
-        guard [.schedule, .enqueue, .dequeue].contains(step.call), let detail = step.detail else { return nil }
-        guard let comma = detail.range(of: ", ") else { return (detail, nil) }
-        return (String(detail[..<comma.lowerBound]), String(detail[comma.upperBound...]))
     }
 
     /// The trampoline's queue as it grows and drains (000's `CurrentThreadScheduler`): each

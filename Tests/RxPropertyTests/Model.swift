@@ -125,43 +125,44 @@ enum Model {
     /// completed with an empty queue); the first error ends it.
     private static func zip(_ a: [Timed], _ b: [Timed]) -> [Timed] {
         var queues: [[Int]] = [[], []]
-        var done = [false, false]
-        var output: [Timed] = []
-        for (index, event) in interleave(a, b) {
-            switch event.kind {
-            case .next(let v):
-                queues[index].append(v)
-                if !queues[0].isEmpty && !queues[1].isEmpty {
-                    let first = queues[0].removeFirst()
-                    let second = queues[1].removeFirst()
-                    output.append(Timed(time: event.time, kind: .next(first &* 31 &+ second)))
-                } else if done[1 - index] {
-                    return output + [Timed(time: event.time, kind: .completed)]
-                }
-            case .error:
-                return output + [event]
-            case .completed:
-                done[index] = true
-                if done[0] && done[1] { return output + [event] }
+        return combine(a, b) { index, value, time, done in
+            queues[index].append(value)
+            guard !queues[0].isEmpty && !queues[1].isEmpty else {
+                return done[1 - index] ? [Timed(time: time, kind: .completed)] : []
             }
+            let first = queues[0].removeFirst()
+            let second = queues[1].removeFirst()
+            return [Timed(time: time, kind: .next(first &* 31 &+ second))]
         }
-        return output
     }
 
     /// RxSwift's combineLatest: a value on each element once both have one; completed when
     /// both have completed, or when a value arrives and the other, valueless, has completed.
     private static func combineLatest(_ a: [Timed], _ b: [Timed]) -> [Timed] {
         var latest: [Int?] = [nil, nil]
+        return combine(a, b) { index, value, time, done in
+            latest[index] = value
+            if let first = latest[0], let second = latest[1] {
+                return [Timed(time: time, kind: .next(first &* 31 &+ second))]
+            }
+            return done[1 - index] ? [Timed(time: time, kind: .completed)] : []
+        }
+    }
+
+    /// What zip and combineLatest share: the inputs in delivery order, `next` saying what a
+    /// value of input `index` sends (a terminal event among it ends the output), the first error
+    /// ending it, and completion once both inputs have completed.
+    private static func combine(
+        _ a: [Timed], _ b: [Timed], next: (_ index: Int, _ value: Int, _ time: Int, _ done: [Bool]) -> [Timed]
+    ) -> [Timed] {
         var done = [false, false]
         var output: [Timed] = []
         for (index, event) in interleave(a, b) {
             switch event.kind {
-            case .next(let v):
-                latest[index] = v
-                if let first = latest[0], let second = latest[1] {
-                    output.append(Timed(time: event.time, kind: .next(first &* 31 &+ second)))
-                } else if done[1 - index] {
-                    return output + [Timed(time: event.time, kind: .completed)]
+            case .next(let value):
+                for sent in next(index, value, event.time, done) {
+                    output.append(sent)
+                    if sent.isStop { return output }
                 }
             case .error:
                 return output + [event]

@@ -4,7 +4,7 @@ import RxTesting
 import Testing
 
 /// How many random pipelines to run, and from which seed: `make test` runs the default 2,000;
-/// `make property N=100000` runs more; `RX_PROPERTY_SEED=S RX_PROPERTY_N=1` replays one case.
+/// `make property N=100000` runs more; `make property SEED=S N=1` replays case S.
 struct PropertySettings {
     var count = 2_000
     var firstSeed: UInt64 = 1
@@ -61,7 +61,7 @@ struct PipelinePropertyTests {
         let still = Properties.violations(of: shrunk, traced: traced)
         return """
             random pipeline, seed \(seed)\(traced ? " (traced)" : ""): \(found.joined(separator: "; "))
-            replay: RX_PROPERTY_SEED=\(seed) make property N=1
+            replay: make property SEED=\(seed) N=1
             shrunk to (\(still.joined(separator: "; "))):
             \(shrunk.swiftCode)
             """
@@ -90,14 +90,22 @@ struct PropertyCheckTests {
         #expect(Properties.openSubscriptions(open) == ["s0: subscription at 300 never closed"])
     }
 
-    @Test func leakCheckCatchesAnUndisposedSubscription() {
-        // A subscription nobody disposes, made inside the run, outlives it.
+    @Test func leakAndTraceChecksCatchAnUndisposedSubscription() {
+        let pipeline = PipelineCase(sources: [SourceSpec(hot: true, events: [])], ops: [.toArray], disposeAt: 1019)
+        let subject = PublishSubject<Int>()
         var kept: Disposable?
-        let before = Resources.snapshot()
-        kept = PublishSubject<Int>().map { $0 }.subscribe()
-        #expect(Resources.snapshot().grown(since: before).values.contains { $0 > 0 })
+        // A run that leaves a subscription open behind it.
+        let leaky = { (pipeline: PipelineCase) -> Outcome in
+            kept = subject.map { $0 }.subscribe()
+            return PipelineRun.run(pipeline)
+        }
+        let found = Properties.violations(of: pipeline, traced: true, run: leaky)
         kept?.dispose()
         kept = nil
+        #expect(found.contains { $0.hasPrefix("leaked: ") && $0.contains("MapSink") })
+        #expect(found.contains { $0.hasPrefix("Resources.total went from") })
+        #expect(found.contains { $0.hasPrefix("trace: ") && $0.contains("nodes alive at the end") })
+        #expect(Properties.violations(of: pipeline, traced: true).isEmpty)
     }
 
     @Test func theModelFollowsRxSwiftsZipAndCombineLatest() {

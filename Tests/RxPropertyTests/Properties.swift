@@ -6,15 +6,17 @@ import RxTrace
 enum Properties {
     /// Runs `pipeline` (under a trace recorder when `traced`) and returns what it broke, one
     /// line each; empty when it kept every property.
-    static func violations(of pipeline: PipelineCase, traced: Bool) -> [String] {
+    static func violations(
+        of pipeline: PipelineCase, traced: Bool, run: (PipelineCase) -> Outcome = PipelineRun.run
+    ) -> [String] {
         let before = Resources.snapshot()
         let totalBefore = Resources.total
         var outcome: Outcome?
         var document: TraceDocument?
         if traced {
-            document = Trace.record { outcome = PipelineRun.run(pipeline) }
+            document = Trace.record { outcome = run(pipeline) }
         } else {
-            outcome = PipelineRun.run(pipeline)
+            outcome = run(pipeline)
         }
         guard let outcome else { return ["the pipeline did not run"] }
         var found = grammar(outcome.events) + afterDisposal(outcome.events, at: pipeline.disposeAt)
