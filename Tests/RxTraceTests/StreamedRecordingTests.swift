@@ -43,12 +43,13 @@ import Testing
             for value in 0..<1000 { subject.onNext(value) }
             // The writer writes at least every 250 ms.
             var lines: [Substring] = []
-            for _ in 0..<40 where !lines.contains(where: { $0.hasPrefix("[\"v\",") && $0.contains(",999,") }) {
+            for _ in 0..<40
+            where !lines.contains(where: { $0.hasPrefix("[\"v\",") && $0.contains(",\"next\",\"1000\",") }) {
                 Thread.sleep(forTimeInterval: 0.05)
                 lines = (try String(contentsOf: url, encoding: .utf8)).split(separator: "\n")
             }
             #expect(lines.first?.hasPrefix("{\"format\":\"rxtrace/2\"") == true)
-            #expect(lines.contains { $0.hasPrefix("[\"v\",") && $0.contains(",999,") })
+            #expect(lines.contains { $0.hasPrefix("[\"v\",") && $0.contains(",\"next\",\"1000\",") })
             #expect(!lines.contains { $0.hasPrefix("[\"end\"") })
             #expect(recorder.currentSeq > 2000)
             d.dispose()

@@ -35,6 +35,9 @@ final class TraceStreamWriter: @unchecked Sendable {
     private var file: Int32
     private var encoder = TraceLineEncoder(capacity: 1 << 20)
     private var threadNames: [UInt32: String] = [:]
+    /// Interned ids of the current segment, by thread and by call (no string hashing per record).
+    private var threadIDs: [UInt32: Int] = [:]
+    private var callIDs: [TraceCall: Int] = [:]
     private var finished = false
     private var failure: String?
     private let stopping = Atomic<Bool>(false)
@@ -161,6 +164,8 @@ final class TraceStreamWriter: @unchecked Sendable {
         let carried = batch.live.filter { !bornInBatch.contains($0.id) }
         segments += 1
         encoder.resetStrings()
+        threadIDs.removeAll()
+        callIDs.removeAll()
         var meta = self.meta
         meta["segment"] = String(segments)
         encoder.header(meta: meta)
@@ -188,22 +193,42 @@ final class TraceStreamWriter: @unchecked Sendable {
     /// A record's steps and events as `c` and `v` lines.
     private func encode(_ record: TraceRecord, texts: [UInt64: String]) {
         let value = recorder.describe(record, texts: texts)
-        let thread = threadName(record.thread)
+        let threadID: Int
+        if let id = threadIDs[record.thread] {
+            threadID = id
+        } else {
+            threadID = encoder.intern(threadName(record.thread))
+            threadIDs[record.thread] = threadID
+        }
         record.forEachStep { seq, call, from, to in
-            let detail = record.shape == .step ? value : TraceEventKind.describe(record.kind, value)
-            encoder.step(
-                seq: seq, from: UInt64(from), to: UInt64(to), call: call.rawValue, detail: detail, thread: thread)
+            if record.shape == .step {
+                // The subscribe flow's details repeat (`CurrentThreadScheduler`): interned.
+                encoder.step(
+                    seq: seq, from: UInt64(from), to: UInt64(to), call: call.rawValue, detail: value,
+                    thread: threadName(record.thread))
+            } else {
+                let callID: Int
+                if let id = callIDs[call] {
+                    callID = id
+                } else {
+                    callID = encoder.intern(call.rawValue)
+                    callIDs[call] = callID
+                }
+                encoder.step(
+                    seq: seq, from: UInt64(from), to: UInt64(to), callID: callID, event: record.kind, value: value,
+                    threadID: threadID)
+            }
             segment.steps += 1
         }
         record.forEachEvent { seq, node in
             if record.parts.contains(.virtual) {
                 encoder.event(
                     seq: seq, node: UInt64(node), kind: record.kind, value: value,
-                    time: Double(bitPattern: record.time), virtual: true, thread: thread)
+                    time: Double(bitPattern: record.time), virtual: true, thread: threadName(record.thread))
             } else {
                 encoder.event(
-                    seq: seq, node: UInt64(node), kind: record.kind, value: value, nanoseconds: record.time,
-                    thread: thread)
+                    seq: seq, node: UInt64(node), kind: record.kind, inlineValue: value, nanoseconds: record.time,
+                    threadID: threadID)
             }
             segment.events += 1
         }
