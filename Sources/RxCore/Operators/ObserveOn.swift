@@ -27,13 +27,9 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
     typealias Element = Observer.Element
 
     private struct State {
-        var queue: [Event<Element>] = []
-        var head = 0
+        var queue = FIFOQueue<Event<Element>>()
         var running = false
     }
-
-    /// Delivered events kept at the front of the queue before it is compacted.
-    static var compactionThreshold: Int { 32 }
 
     private let scheduler: ImmediateSchedulerType
     private let state = Mutex(State())
@@ -73,24 +69,9 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
     /// event per scheduled action, as RxSwift does, so other work on the scheduler interleaves.
     private func deliverOne() {
         let next: Event<Element>? = state.withLock { state in
-            guard state.head < state.queue.count else {
-                state.running = false
-                return nil
-            }
-            let event = state.queue[state.head]
-            state.head += 1
-            if state.head == state.queue.count {
-                state.queue.removeAll(keepingCapacity: true)
-                state.head = 0
-            } else if state.head >= Self.compactionThreshold && state.head * 2 >= state.queue.count {
-                // Under a steady backlog the queue never empties: without this, every event
-                // ever delivered would stay in the array (16 bytes each for an `Int`, and its
-                // element alive). Dropping the delivered half when it is the larger half moves
-                // each waiting event at most once per event delivered: O(1) amortised.
-                state.queue.removeSubrange(0..<state.head)
-                state.head = 0
-            }
-            return event
+            if let event = state.queue.popFirst() { return event }
+            state.running = false
+            return nil
         }
         guard let next, !isDisposed else { return }
         forwardOn(next)
@@ -99,7 +80,7 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
             return
         }
         let more: Bool = state.withLock { state in
-            if state.head < state.queue.count { return true }
+            if !state.queue.isEmpty { return true }
             state.running = false
             return false
         }

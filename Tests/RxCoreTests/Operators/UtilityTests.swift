@@ -442,18 +442,3 @@ private final class StepScheduler: ImmediateSchedulerType {
 
     func runAll() { while !actions.isEmpty { runOne() } }
 }
-
-/// How many `Token`s are alive.
-private final class LiveTokens {
-    var count = 0
-}
-
-/// An element whose lifetime is counted.
-private final class Token {
-    private let live: LiveTokens
-    init(_ live: LiveTokens) {
-        self.live = live
-        live.count += 1
-    }
-    deinit { live.count -= 1 }
-}
