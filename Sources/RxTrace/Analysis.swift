@@ -181,12 +181,7 @@ public struct TraceSummary: Sendable, Equatable, CustomStringConvertible {
         anomalies = document.nodes.flatMap { node in node.anomalies.map { (node: node, anomaly: $0) } }
             .sorted { $0.anomaly.seq < $1.anomaly.seq }
         leaks = TraceLeakReport(document)
-        lastSeq = max(
-            document.nodes.map { max($0.created, $0.disposed ?? 0, $0.deinitialized ?? 0, $0.terminated ?? 0) }.max()
-                ?? 0,
-            document.steps.last?.seq ?? 0,
-            document.events.last?.seq ?? 0
-        )
+        lastSeq = Self.lastSeq(of: document)
         lastEventTime = document.events.last?.time
         var names: [String] = []
         var seen = Set<String>()
@@ -196,6 +191,16 @@ public struct TraceSummary: Sendable, Equatable, CustomStringConvertible {
             names.append(name)
         }
         threads = names
+    }
+
+    /// The largest `seq` in `document`.
+    static func lastSeq(of document: TraceDocument) -> UInt64 {
+        max(
+            document.nodes.map { max($0.created, $0.disposed ?? 0, $0.deinitialized ?? 0, $0.terminated ?? 0) }.max()
+                ?? 0,
+            document.steps.last?.seq ?? 0,
+            document.events.last?.seq ?? 0
+        )
     }
 
     public static func == (lhs: TraceSummary, rhs: TraceSummary) -> Bool {

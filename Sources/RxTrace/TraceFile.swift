@@ -8,6 +8,8 @@ public enum TraceFileError: Error, Equatable, CustomStringConvertible {
     case notJSON(path: String, reason: String)
     case unknownFormat(path: String, found: String?)
     case invalid(path: String, reason: String)
+    /// A complete line of an `rxtrace/2` file that is not a record.
+    case malformed(path: String, line: Int, reason: String)
 
     public var description: String {
         switch self {
@@ -18,31 +20,80 @@ public enum TraceFileError: Error, Equatable, CustomStringConvertible {
         case .unknownFormat(let path, let found):
             if let found {
                 return
-                    "\(path): unknown trace format \"\(found)\" (this rxtrace reads \"\(TraceDocument.currentFormat)\")"
+                    "\(path): unknown trace format \"\(found)\" (this rxtrace reads \"\(TraceDocument.currentFormat)\" and \"\(TraceRecordReader.formatName)\")"
             }
             return "\(path): not a trace (no \"format\" field)"
         case .invalid(let path, let reason): return "\(path): invalid trace: \(reason)"
+        case .malformed(let path, let line, let reason): return "\(path):\(line): malformed record: \(reason)"
         }
     }
 }
 
 extension TraceDocument {
-    /// Reads and checks a trace file.
+    /// Reads and checks a trace file, `rxtrace/1` or `rxtrace/2`. A cut-short `rxtrace/2` file
+    /// (no `end` record) reads as what it holds, with `meta["cut"] = "seq N"`.
     public static func read(from url: URL) throws(TraceFileError) -> TraceDocument {
+        try readWithStatus(from: url).document
+    }
+
+    /// Reads and checks a trace file, and says what the reading found (format, cut short…).
+    public static func readWithStatus(
+        from url: URL, progress: ((Int, Int) -> Void)? = nil
+    ) throws(TraceFileError) -> (document: TraceDocument, status: TraceReadStatus) {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
+        if try startsFormat2(url) {
+            var builder = TraceDocumentBuilder()
+            let status = try TraceRecordReader.read(from: url, progress: progress) { (record) throws(TraceFileError) in
+                try builder.add(record, path: path)
+            }
+            return (try builder.document(status, path: path), status)
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw .unreadable(path: path, reason: error.localizedDescription)
         }
-        return try decode(data, path: path)
+        let document = try decode(data, path: path)
+        return (document, v1Status(document))
+    }
+
+    static func v1Status(_ document: TraceDocument) -> TraceReadStatus {
+        var status = TraceReadStatus(format: TraceDocument.currentFormat)
+        status.meta = document.meta
+        status.endReason = document.meta["cut"] == nil ? "exit" : nil
+        status.dropped = TraceDrop(
+            steps: document.dropped.steps, events: document.dropped.events, resources: document.dropped.resources)
+        status.lastSeq = TraceSummary.lastSeq(of: document)
+        return status
+    }
+
+    /// Whether the file's first bytes are an `rxtrace/2` header.
+    static func startsFormat2(_ url: URL) throws(TraceFileError) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw .unreadable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+        defer { try? handle.close() }
+        let head: Data
+        do {
+            head = try handle.read(upToCount: 256) ?? Data()
+        } catch {
+            throw .unreadable(path: url.path, reason: error.localizedDescription)
+        }
+        return head.withUnsafeBytes { TraceRecordReader.isFormat2($0) }
     }
 
     /// Decodes and checks trace JSON; `path` only names the source in errors.
     public static func decode(_ data: Data, path: String = "<data>") throws(TraceFileError) -> TraceDocument {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw .empty(path: path) }
+        if data.prefix(256).withUnsafeBytes({ TraceRecordReader.isFormat2($0) }) {
+            var builder = TraceDocumentBuilder()
+            let status = try TraceRecordReader.read(data, path: path) { (record) throws(TraceFileError) in
+                try builder.add(record, path: path)
+            }
+            return try builder.document(status, path: path)
+        }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)

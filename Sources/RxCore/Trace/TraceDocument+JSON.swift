@@ -8,10 +8,10 @@ extension TraceDocument {
         return try encoder.encode(self)
     }
 
-    /// Writes the JSON to `url` (`AtomicFile`): a reader never sees half a trace, and an
-    /// existing file is replaced whole or not at all. The error says why in one line.
-    public func write(to url: URL) throws {
-        let data = try jsonData()
+    /// Writes the trace to `url` in `format` (`AtomicFile`): a reader never sees half a trace,
+    /// and an existing file is replaced whole or not at all. The error says why in one line.
+    public func write(to url: URL, format: TraceFormat = .v1) throws {
+        let data = try data(format: format)
         do {
             try AtomicFile.write(data, to: url)
         } catch {

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Gathers `rxtrace/2` records into a `TraceDocument` (what `TraceDocument.read` does with a
+/// v2 file): lifecycle records land on their nodes, steps, events and samples are put in `seq`
+/// order, and references are checked once the whole file is read.
+///
+/// In a file that was cut short, or whose writer dropped nodes, a record may name a node the file
+/// does not hold (its chunk was never written, or was dropped): such records are left out and
+/// counted in `meta["dangling"]`. In a complete file it is an error.
+public struct TraceDocumentBuilder {
+    private var nodes: [TraceNode] = []
+    private var index: [UInt64: Int] = [:]
+    private var pending: [UInt64: [TraceFileRecord]] = [:]
+    private var edges: [TraceEdge] = []
+    private var steps: [TraceStep] = []
+    private var events: [TraceEvent] = []
+    private var resources: [ResourceSample] = []
+    /// Whether steps and events are kept (false: only the graph, for analyses that count them).
+    public var keepsSteps: Bool
+
+    public init(keepsSteps: Bool = true) { self.keepsSteps = keepsSteps }
+
+    /// Adds one record.
+    public mutating func add(_ record: TraceFileRecord, path: String = "<data>") throws(TraceFileError) {
+        switch record {
+        case .node(let node):
+            guard index[node.id] == nil else { throw .invalid(path: path, reason: "node \(node.id) appears twice") }
+            index[node.id] = nodes.count
+            nodes.append(node)
+            if let waiting = pending.removeValue(forKey: node.id) {
+                for record in waiting { apply(record, to: nodes.count - 1) }
+            }
+        case .edge(let edge): edges.append(edge)
+        case .step(let step): if keepsSteps { steps.append(step) }
+        case .event(let event): if keepsSteps { events.append(event) }
+        case .resource(let sample): resources.append(sample)
+        case .disposed(let id, _), .deinitialized(let id, _), .terminated(let id, _), .anomaly(let id, _):
+            if let position = index[id] {
+                apply(record, to: position)
+            } else {
+                pending[id, default: []].append(record)
+            }
+        case .drop, .end: break
+        }
+    }
+
+    private mutating func apply(_ record: TraceFileRecord, to position: Int) {
+        switch record {
+        case .disposed(_, let seq): if nodes[position].disposed == nil { nodes[position].disposed = seq }
+        case .deinitialized(_, let seq): if nodes[position].deinitialized == nil { nodes[position].deinitialized = seq }
+        case .terminated(_, let seq): if nodes[position].terminated == nil { nodes[position].terminated = seq }
+        case .anomaly(_, let anomaly): nodes[position].anomalies.append(anomaly)
+        default: break
+        }
+    }
+
+    /// The document, given what the reader found; checks references.
+    public func document(_ status: TraceReadStatus, path: String = "<data>") throws(TraceFileError) -> TraceDocument {
+        let tolerant = status.cutShort || status.dropped.nodes > 0
+        var dangling = 0
+        for (id, records) in pending {
+            guard tolerant else {
+                throw .invalid(path: path, reason: "a lifecycle record names missing node \(id)")
+            }
+            dangling += records.count
+        }
+        func known(_ id: UInt64) -> Bool { index[id] != nil }
+        var edges = edges
+        var events = events
+        if tolerant {
+            let edgeCount = edges.count
+            let eventCount = events.count
+            edges.removeAll { !known($0.from) || !known($0.to) }
+            events.removeAll { !known($0.node) }
+            dangling += edgeCount - edges.count + eventCount - events.count
+        }
+        var meta = status.meta
+        if status.cutShort { meta["cut"] = "seq \(status.lastSeq)" }
+        if dangling > 0 { meta["dangling"] = "\(dangling)" }
+        var steps = steps
+        steps.sortIfNeeded()
+        events.sortIfNeeded()
+        var resources = resources
+        resources.sortIfNeeded()
+        let document = TraceDocument(
+            meta: meta, nodes: nodes.sorted { $0.id < $1.id }, edges: edges, steps: steps, events: events,
+            resources: resources,
+            dropped: DroppedCounts(
+                steps: status.dropped.steps, events: status.dropped.events, resources: status.dropped.resources))
+        try document.validate(path: path)
+        return document
+    }
+}
+
+protocol Sequenced { var seq: UInt64 { get } }
+extension TraceStep: Sequenced {}
+extension TraceEvent: Sequenced {}
+extension ResourceSample: Sequenced {}
+
+extension Array where Element: Sequenced {
+    /// Stable sort by `seq`, skipped when already in order (a single-threaded recording).
+    mutating func sortIfNeeded() {
+        var sorted = true
+        for position in indices.dropFirst() where self[position - 1].seq > self[position].seq {
+            sorted = false
+            break
+        }
+        if sorted { return }
+        let order = indices.sorted { self[$0].seq != self[$1].seq ? self[$0].seq < self[$1].seq : $0 < $1 }
+        self = order.map { self[$0] }
+    }
+}
