@@ -80,8 +80,12 @@ final class Scratch {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
-    func write(_ document: TraceDocument, _ name: String = "trace.json") throws -> String {
-        try document.write(to: url.appendingPathComponent(name))
+    func write(_ document: TraceDocument, _ name: String = "trace.json", format: TraceFormat? = nil) throws -> String {
+        if let format {
+            try document.write(to: url.appendingPathComponent(name), format: format)
+        } else {
+            try document.write(to: url.appendingPathComponent(name))
+        }
         return name
     }
 
@@ -241,7 +245,7 @@ final class Scratch {
         let scratch = try Scratch()
         var document = Fixtures.reference()
         document.format = "rxtrace/99"
-        let trace = try scratch.write(document)
+        let trace = try scratch.write(document, format: .v1)
         try expectRejected(["render", trace, "-o", "out.svg"], scratch: scratch, mentioning: ["rxtrace/99"])
         try expectRejected(["report", trace, "-o", "out.html"], scratch: scratch, mentioning: ["rxtrace/99"])
     }
