@@ -15,14 +15,16 @@ struct RxTraceCommand: ParsableCommand {
         commandName: "rxtrace",
         abstract: "Draw RxAnatomy traces with Graphviz and find leaked subscriptions.",
         discussion: """
-            A trace is the JSON file a program writes when RXTRACE=FILE is set (format rxtrace/1).
+            A trace is the file a program writes when RXTRACE=FILE is set: rxtrace/2 (JSON lines) or \
+            rxtrace/1 (one JSON document); both are read, and a trace cut short by a crash or a kill \
+            reads as what it holds. `convert` writes either form.
 
             Exit status: 0 success; 1 leaks found (leaks); 2 bad input or usage (missing, empty, \
             malformed or unknown-format trace, a view that does not fit the trace, bad options); \
             3 rendering or writing the output failed; 4 the program given to `run` could not be \
             started or wrote no trace.
             """,
-        subcommands: [Render.self, Report.self, Leaks.self, Summary.self, Run.self]
+        subcommands: [Render.self, Report.self, Leaks.self, Summary.self, Convert.self, Run.self]
     )
 
     static func main() {

@@ -94,3 +94,51 @@ import TraceFixtures
         #expect(!scratch.files.contains("graph.svg"))
     }
 }
+
+@Suite(.serialized) struct ConvertCommandTests {
+    @Test func convertsBothWaysLosslessly() throws {
+        let scratch = try Scratch()
+        let document = Fixtures.reference(disposed: false)
+        let v2 = try scratch.write(document, "trace.rxt", format: .v2)
+        let toJSON = try CLI.run(["convert", v2, "--to", "json", "-o", "trace.json"], in: scratch.url)
+        #expect(toJSON.status == 0 && toJSON.stderr.isEmpty, "\(toJSON.stderr)")
+        let json = try scratch.data("trace.json")
+        #expect(json.starts(with: Data("{".utf8)))
+        #expect(try TraceDocument.decode(json) == document)
+        #expect(try JSONSerialization.jsonObject(with: json) is [String: Any])
+
+        let back = try CLI.run(["convert", "trace.json", "--to", "v2", "-o", "again.rxt"], in: scratch.url)
+        #expect(back.status == 0)
+        #expect(try scratch.data("again.rxt") == document.jsonLinesData())
+
+        let stdout = try CLI.run(["convert", v2, "--to", "json"], in: scratch.url)
+        #expect(stdout.status == 0)
+        #expect(try TraceDocument.decode(stdout.stdout) == document)
+    }
+
+    @Test func cutShortTraceConvertsWithItsCut() throws {
+        let scratch = try Scratch()
+        let trace = try scratch.write(Format2CLITests.cutShort(Fixtures.reference()), "killed.rxt")
+        let result = try CLI.run(["convert", trace, "--to", "json", "-o", "killed.json"], in: scratch.url)
+        #expect(result.status == 0)
+        let document = try TraceDocument.decode(try scratch.data("killed.json"))
+        #expect(document.meta["cut"] == "seq \(TraceSummary(Fixtures.reference()).lastSeq)")
+    }
+
+    @Test func badInputLeavesNoFile() throws {
+        let scratch = try Scratch()
+        _ = try scratch.write(Data("{\"format\":\"rxtrace/2\",\"meta\":{}}\n[\"n\",1]\n".utf8), "bad.rxt")
+        let result = try CLI.run(["convert", "bad.rxt", "--to", "json", "-o", "out.json"], in: scratch.url)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("bad.rxt:2: malformed record: a field is missing"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(!scratch.files.contains("out.json"))
+        let noTarget = try CLI.run(["convert", "bad.rxt", "--to", "xml"], in: scratch.url)
+        #expect(noTarget.status == 2)
+        let unwritable = try CLI.run(
+            ["convert", try scratch.write(Fixtures.reference(), "ok.json"), "--to", "v2", "-o", "no/dir/x.rxt"],
+            in: scratch.url)
+        #expect(unwritable.status == 3)
+        #expect(unwritable.stderr.contains("cannot write"))
+    }
+}
