@@ -39,9 +39,7 @@ public enum Trace {
                     "Trace.record: a tracer that is not a TraceRecorder (\(type(of: installed))) is installed; uninstall it first"
                 )
             }
-            let start = enclosing.currentSeq
-            try body()
-            return enclosing.snapshot(since: start, meta: ["scope": "nested"])
+            return try enclosing.record(meta: ["scope": "nested"], body)
         }
         let recorder = TraceRecorder(options: options)
         scopeLock.withLock { _ in

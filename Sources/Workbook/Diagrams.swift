@@ -77,12 +77,10 @@ extension Diagrams {
     /// chapters that print the recorded calls as part of the lesson.
     ///
     /// Under `RXTRACE` (the core's recorder runs for the whole program) the example's part of
-    /// that recording is read back with `snapshot(since:)`, so the whole-run trace keeps it too.
+    /// that recording is read back with `record(meta:_:)`, so the whole-run trace keeps it too.
     public static func trace(meta: [String: String] = [:], _ body: () -> Void) -> TraceDocument {
         if let running = Tracing.tracer as? TraceRecorder {
-            let start = running.currentSeq
-            body()
-            return running.snapshot(since: start, meta: meta)
+            return running.record(meta: meta, body)
         }
         let outer = Tracing.tracer
         let recorder = TraceRecorder()

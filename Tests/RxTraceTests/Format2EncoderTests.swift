@@ -153,7 +153,20 @@ enum LinesDecoder {
         }
     }
 
-    static func decode(_ data: Data) throws -> (document: TraceDocument, ended: String?) {
+    /// A value JSONSerialization gave (faster in debug builds than JSONDecoder; its numbers
+    /// are not always the nearest `Double`, so exact tests use JSONDecoder).
+    static func value(_ object: Any) -> Value {
+        switch object {
+        case is NSNull: return .null
+        case let text as String: return .string(text)
+        case let array as [Any]: return .array(array.map(value))
+        case let object as [String: Any]: return .object(object.mapValues(value))
+        case let number as NSNumber: return .number(number.stringValue)
+        default: return .null
+        }
+    }
+
+    static func decode(_ data: Data, exactNumbers: Bool = true) throws -> (document: TraceDocument, ended: String?) {
         var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard lines.last?.isEmpty == true else { throw Failure(description: "last line not terminated") }
         lines.removeLast()
@@ -186,7 +199,11 @@ enum LinesDecoder {
             return object
         }
         for line in lines.dropFirst() {
-            let record = try JSONDecoder().decode([Value].self, from: Data(line))
+            let record =
+                exactNumbers
+                ? try JSONDecoder().decode([Value].self, from: Data(line))
+                : ((try JSONSerialization.jsonObject(with: Data(line)) as? [Any]) ?? []).map(value)
+            guard !record.isEmpty else { throw Failure(description: "not a record") }
             guard case .string(let tag) = record[0] else { throw Failure(description: "no tag") }
             switch tag {
             case "$":

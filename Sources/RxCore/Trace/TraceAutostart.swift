@@ -1,8 +1,21 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the signal handler writes the signal's number (a write is all a handler may do).
+nonisolated(unsafe) private var signalPipe: Int32 = -1
+
 /// `RXTRACE=trace.json swift run MyApp`: records any program that links RxCore, with no code
-/// change, and writes the trace when the program exits (also through `exit()`).
+/// change. Streamed (`rxtrace/2`): the trace is written while the program runs and finished at
+/// exit (also through `exit()`), SIGINT or SIGTERM; a crash leaves what was written. With
+/// `RXTRACE_FORMAT=1`, the whole trace is written at exit as one `rxtrace/1` JSON document.
 ///
 /// The environment is read once, when the core makes its first object (the check sits where
 /// nodes are born, never on a per-event path). Variables:
@@ -11,12 +24,18 @@ import Synchronization
 ///   (through a temporary file renamed into place).
 /// - `RXTRACE_KEEP=all|events|graph` — what to keep (default `all`; `graph` keeps nodes, edges
 ///   and resource samples only).
-/// - `RXTRACE_RING=N` — capacity of the step ring and of the event ring (default 1,000,000 each).
+/// - `RXTRACE_RING=N` — capacity of the step ring and of the event ring (default 1,000,000 each;
+///   `RXTRACE_FORMAT=1` only: a streamed recording keeps no ring).
+/// - `RXTRACE_FORMAT=1|2` — `rxtrace/1` written at exit, or `rxtrace/2` streamed.
 public enum TraceAutostart {
     private struct Running {
         var recorder: TraceRecorder
         var url: URL
+        var writer: TraceStreamWriter?
     }
+
+    /// The format `RXTRACE` writes when `RXTRACE_FORMAT` is not set.
+    public static let defaultFormat = TraceFormat.v1
 
     private static let running = Mutex<Running?>(nil)
 
@@ -40,13 +59,58 @@ public enum TraceAutostart {
     static let once: Void = {
         guard let path = getenv("RXTRACE").map({ String(cString: $0) }), !path.isEmpty else { return }
         var environment: [String: String] = ["RXTRACE": path]
-        for name in ["RXTRACE_KEEP", "RXTRACE_RING"] {
+        for name in ["RXTRACE_KEEP", "RXTRACE_RING", "RXTRACE_FORMAT"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
         if start(environment: environment) != nil {
             atexit { TraceAutostart.finish() }
+            if running.withLock({ $0?.writer != nil }) { installSignalHandlers() }
         }
     }()
+
+    /// The format the variables ask for (an unknown value falls back to the default, with one
+    /// line on stderr).
+    public static func format(from environment: [String: String]) -> TraceFormat {
+        guard let value = environment["RXTRACE_FORMAT"], !value.isEmpty else { return defaultFormat }
+        switch value.lowercased() {
+        case "1", "v1", "json", "rxtrace/1": return .v1
+        case "2", "v2", "rxtrace/2": return .v2
+        default:
+            warn("RXTRACE_FORMAT=\(value) is not 1 or 2; writing \(defaultFormat.rawValue)")
+            return defaultFormat
+        }
+    }
+
+    /// SIGINT and SIGTERM (when the program left them at their default): the trace is finished
+    /// (everything recorded written, then the `end` line), then the signal is raised again with
+    /// its default action, so that the program ends as it would have. The handler only writes
+    /// the signal's number to a pipe; a thread of ours does the rest.
+    private static func installSignalHandlers() {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { return }
+        let readEnd = pipeEnds[0]
+        signalPipe = pipeEnds[1]
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while read(readEnd, &byte, 1) != 1 {
+                if errno != EINTR { return }
+            }
+            let number = Int32(byte)
+            TraceAutostart.finish(reason: number == SIGINT ? "SIGINT" : "SIGTERM")
+            signal(number, SIG_DFL)
+            raise(number)
+        }
+        thread.name = "rxtrace signals"
+        thread.start()
+        for number in [SIGINT, SIGTERM] {
+            let previous = signal(number) { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(signalPipe, &byte, 1)
+            }
+            // The program handles (or ignores) it itself: leave it so.
+            if previous != nil { signal(number, previous) }
+        }
+    }
 
     /// The recording options the variables ask for (unknown values fall back to the defaults,
     /// with one line on stderr).
@@ -69,19 +133,36 @@ public enum TraceAutostart {
         return options
     }
 
-    /// Starts recording as `environment` asks (`RXTRACE`, `RXTRACE_KEEP`, `RXTRACE_RING`):
-    /// installs a recorder and returns it, or nil when `RXTRACE` is unset or a tracer is
-    /// installed already. The core calls this itself; tests call it directly, then `finish()`.
+    /// Starts recording as `environment` asks (`RXTRACE`, `RXTRACE_KEEP`, `RXTRACE_RING`,
+    /// `RXTRACE_FORMAT`): installs a recorder and returns it, or nil when `RXTRACE` is unset, a
+    /// tracer is installed already, or (streamed) the file cannot be created (said in one line
+    /// on stderr). The core calls this itself; tests call it directly, then `finish()`.
     @discardableResult
     public static func start(environment: [String: String]) -> TraceRecorder? {
         guard let path = environment["RXTRACE"], !path.isEmpty else { return nil }
         let options = options(from: environment)
+        let format = format(from: environment)
         return running.withLock { running -> TraceRecorder? in
             guard running == nil, Tracing.tracer == nil else { return nil }
-            let recorder = TraceRecorder(options: options)
-            running = Running(recorder: recorder, url: URL(fileURLWithPath: path))
-            Tracing.tracer = recorder
-            return recorder
+            let url = URL(fileURLWithPath: path)
+            guard format == .v2 else {
+                let recorder = TraceRecorder(options: options)
+                running = Running(recorder: recorder, url: url)
+                Tracing.tracer = recorder
+                return recorder
+            }
+            let recorder = TraceRecorder(options: options, streamed: true)
+            let meta = recorder.meta(["arguments": CommandLine.arguments.joined(separator: " ")])
+            switch TraceStreamWriter.create(path: url.path, recorder: recorder, meta: meta) {
+            case .failure(let error):
+                warn(error.reason)
+                return nil
+            case .success(let writer):
+                running = Running(recorder: recorder, url: url, writer: writer)
+                Tracing.tracer = recorder
+                writer.start()
+                return recorder
+            }
         }
     }
 
@@ -92,7 +173,10 @@ public enum TraceAutostart {
     /// Returns the path written, or nil when nothing was recording or the write failed (which
     /// is said in one line on stderr).
     @discardableResult
-    public static func finish() -> String? {
+    public static func finish() -> String? { finish(reason: "exit") }
+
+    @discardableResult
+    static func finish(reason: String) -> String? {
         guard
             let current = running.withLock({ running -> Running? in
                 defer { running = nil }
@@ -100,6 +184,13 @@ public enum TraceAutostart {
             })
         else { return nil }
         if Tracing.tracer === current.recorder { Tracing.tracer = nil }
+        if let writer = current.writer {
+            if let failure = writer.finish(reason: reason) {
+                warn(failure)
+                return nil
+            }
+            return current.url.path
+        }
         let document = current.recorder.snapshot(meta: ["arguments": CommandLine.arguments.joined(separator: " ")])
         do {
             try document.write(to: current.url)

@@ -13,6 +13,9 @@ extension TraceRecorder {
         static let capacity = 256
         let entries = UnsafeMutablePointer<TraceRecord>.allocate(capacity: Buffer.capacity)
         let count = Atomic<Int>(0)
+        /// Entries before this one were taken by a streamed recording's writer already (read
+        /// and written under the recorder's lock).
+        var drained = 0
 
         deinit { entries.deallocate() }
 
@@ -59,7 +62,11 @@ extension TraceRecorder {
     /// Called by the buffer's thread when it is full.
     @inline(never)
     func flush(_ buffer: Buffer) {
-        state.withLock { state in Self.flush(buffer, into: &state) }
+        let wake = state.withLock { state in
+            Self.flush(buffer, into: &state)
+            return state.stream?.wantsWriter() ?? false
+        }
+        if wake { streamWake.signal() }
     }
 
     /// Called when the buffer's thread exits.
@@ -71,7 +78,27 @@ extension TraceRecorder {
     }
 
     static func flush(_ buffer: Buffer, into state: inout State) {
-        state.records.append(contentsOf: buffer.published)
+        let published = buffer.published
+        if buffer.drained < published.count {
+            let part = UnsafeBufferPointer(rebasing: published[buffer.drained...])
+            if state.stream != nil {
+                state.stream!.records.append(contentsOf: part)
+            } else {
+                state.records.append(contentsOf: part)
+            }
+        }
+        buffer.drained = 0
         buffer.count.store(0, ordering: .relaxed)
+    }
+
+    /// Keeps one record: into the ring, or for a streamed recording's writer.
+    @inline(__always)
+    static func keep(_ state: inout State, _ record: TraceRecord, text: String?) {
+        if state.stream != nil {
+            state.stream!.records.append(record)
+            if let text { state.stream!.texts[record.seq] = text }
+        } else {
+            state.records.append(record, text: text)
+        }
     }
 }

@@ -120,7 +120,7 @@ extension TraceRecorder {
             let last: UInt64
             if count > 0 {
                 entry.seq = tick(count)
-                state.records.append(entry, text: captured.text)
+                Self.keep(&state, entry, text: captured.text)
                 last = entry.seq &+ count &- 1
             } else {
                 last = clock.load(ordering: .relaxed)

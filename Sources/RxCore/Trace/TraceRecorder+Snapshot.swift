@@ -13,14 +13,27 @@ extension TraceRecorder {
         let (state, totalSteps, totalEvents, texts) = self.state.withLock { state in
             Self.sample(&state, seq: clock.load(ordering: .relaxed), force: true, interval: 1)
             state.records.appendRecords(to: &records)
-            for buffer in state.buffers {
-                for entry in buffer.published {
+            if let stream = state.stream {
+                // A streamed recording keeps what an open scope needs (`record(meta:_:)`).
+                for entry in stream.retained + stream.records {
                     pendingSteps += entry.keptSteps
                     pendingEvents += entry.keptEvents
                     records.append(entry)
                 }
             }
-            return (state, state.records.totalSteps, state.records.totalEvents, state.records.texts)
+            for buffer in state.buffers {
+                for entry in buffer.published[buffer.drained...] {
+                    pendingSteps += entry.keptSteps
+                    pendingEvents += entry.keptEvents
+                    records.append(entry)
+                }
+            }
+            var texts = state.records.texts
+            if let stream = state.stream {
+                texts.merge(stream.retainedTexts) { old, _ in old }
+                texts.merge(stream.texts) { old, _ in old }
+            }
+            return (state, state.records.totalSteps, state.records.totalEvents, texts)
         }
         // Each record's steps and event, in `seq` order (threads flush their buffers at
         // different times), the newest `ringCapacity` of each kept.
@@ -49,7 +62,7 @@ extension TraceRecorder {
             threadNames[index] = name
             return name
         }
-        for (offset, record) in state.nodes.enumerated() where record.created > since {
+        for (offset, record) in state.nodes.entries() where record.created > since {
             let id = UInt64(offset + 1)
             kept.insert(id)
             nodes.append(
@@ -79,7 +92,8 @@ extension TraceRecorder {
             )
         }
         let counters = ResourceCounter.all().map(\.name)
-        let resources = state.resources.elements.lazy.filter { $0.seq >= since }.map { record -> ResourceSample in
+        let resourceRecords = state.stream.map { $0.retainedResources + $0.resources } ?? state.resources.elements
+        let resources = resourceRecords.lazy.filter { $0.seq >= since }.map { record -> ResourceSample in
             var byType: [String: Int] = [:]
             var total = 0
             for (index, count) in record.counts.enumerated() where count != 0 {
@@ -88,21 +102,30 @@ extension TraceRecorder {
             }
             return ResourceSample(seq: record.seq, total: total, byType: byType)
         }
-        var meta: [String: String] = [
-            "program": ProcessInfo.processInfo.processName,
-            "started": ISO8601DateFormatter().string(from: startDate),
-            "keep": options.keep.rawValue,
-            "ringCapacity": String(options.ringCapacity),
-            "valueLimit": String(options.valueLimit),
-        ]
-        if since > 0 { meta["since"] = String(since) }
-        if state.anomaliesDropped > 0 { meta["anomaliesDropped"] = String(state.anomaliesDropped) }
-        meta.merge(extraMeta) { _, new in new }
+        var extraMeta = extraMeta
+        if since > 0 { extraMeta["since"] = extraMeta["since"] ?? String(since) }
+        if state.anomaliesDropped > 0 {
+            extraMeta["anomaliesDropped"] = extraMeta["anomaliesDropped"] ?? String(state.anomaliesDropped)
+        }
+        let meta = self.meta(extraMeta)
         return TraceDocument(
             meta: meta, nodes: nodes, edges: edges, steps: Array(steps), events: Array(events),
             resources: Array(resources),
             dropped: DroppedCounts(steps: droppedSteps, events: droppedEvents, resources: state.resources.dropped)
         )
+    }
+
+    /// The facts a trace's meta gives about this recording, with `extra` added (or replacing).
+    func meta(_ extra: [String: String]) -> [String: String] {
+        var meta: [String: String] = [
+            "program": ProcessInfo.processInfo.processName,
+            "started": ISO8601DateFormatter().string(from: startDate),
+            "keep": options.keep.rawValue,
+            "valueLimit": String(options.valueLimit),
+        ]
+        if streamed { meta["streamed"] = "true" } else { meta["ringCapacity"] = String(options.ringCapacity) }
+        meta.merge(extra) { _, new in new }
+        return meta
     }
 
     /// A step or event of a record, for sorting them by `seq`.

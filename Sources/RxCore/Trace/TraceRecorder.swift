@@ -102,7 +102,7 @@ public final class TraceRecorder: RxTracer {
     }
 
     struct State {
-        var nodes: [NodeRecord] = []
+        var nodes: NodeTable
         var edges: [TraceEdge] = []
         var edgeSet: Set<TraceEdge> = []
         /// The steps and events: one record per traced call (`TraceRecord`).
@@ -112,6 +112,8 @@ public final class TraceRecorder: RxTracer {
         var anomaliesDropped = 0
         /// The per-thread buffers of this recorder.
         var buffers: [Buffer] = []
+        /// A streamed recording's records not yet written (nil: records go to the rings).
+        var stream: StreamPending?
     }
 
     /// Bytes of one record in the ring: a traced call's step(s) and event together (the
@@ -119,6 +121,9 @@ public final class TraceRecorder: RxTracer {
     public static var recordSizes: (step: Int, event: Int) {
         (MemoryLayout<TraceRecord>.stride, MemoryLayout<TraceRecord>.stride)
     }
+
+    /// Fewest clock ticks between two resource samples of a streamed recording.
+    public static let streamedResourceInterval: UInt64 = 1024
 
     /// Most anomalies kept per node; more are counted in the document's meta.
     public static let anomaliesPerNode = 100
@@ -135,18 +140,36 @@ public final class TraceRecorder: RxTracer {
     let keepSteps: Bool
     let keepEvents: Bool
 
-    public init(options: Options = Options()) {
+    /// Wakes a streamed recording's writer when much is pending.
+    let streamWake = DispatchSemaphore(value: 0)
+    /// Whether records are handed to a writer (`TraceStreamWriter`) rather than kept in rings.
+    let streamed: Bool
+
+    public convenience init(options: Options = Options()) {
+        self.init(options: options, streamed: false)
+    }
+
+    /// A recorder whose records are taken by a writer as they come (`takeBatch`), with nodes
+    /// leaving memory once deinitialized and written.
+    init(options: Options, streamed: Bool) {
+        var options = options
+        // A streamed recording samples live counts every `streamedResourceInterval` ticks at
+        // most: a sample at every birth and disposal would be most of the file.
+        if streamed { options.resourceInterval = max(options.resourceInterval, Self.streamedResourceInterval) }
         self.options = options
+        self.streamed = streamed
         self.idBase = Tracing.newIDBase()
         self.keepSteps = options.keep == .all
         self.keepEvents = options.keep != .graph
         self.state = Mutex(
             State(
+                nodes: NodeTable(evicting: streamed),
                 records: RecordRing(
                     steps: options.keep == .all ? options.ringCapacity : 0,
                     events: options.keep != .graph ? options.ringCapacity : 0
                 ),
-                resources: Ring(capacity: options.resourceCapacity)
+                resources: Ring(capacity: streamed ? 0 : options.resourceCapacity),
+                stream: streamed ? StreamPending() : nil
             ))
         self.startedAt = Self.monotonicNanoseconds()
         self.startDate = Date()
@@ -169,6 +192,7 @@ public final class TraceRecorder: RxTracer {
             guard state.nodes.count < Int(UInt32.max) else { return 0 }
             let seq = tick()
             state.nodes.append(NodeRecord(kind: kind, type: type, callSite: callSite, created: seq, thread: thread))
+            state.stream?.ops.append(.born(state.nodes.count - 1))
             Self.sample(&state, seq: seq, force: false, interval: interval)
             return idBase + UInt64(state.nodes.count)
         }
@@ -179,7 +203,17 @@ public final class TraceRecorder: RxTracer {
         guard from != 0, to != 0 else { return }
         let edge = TraceEdge(from: from, to: to, relation: relation)
         state.withLock { state in
-            if state.edgeSet.insert(edge).inserted { state.edges.append(edge) }
+            if state.edgeSet.insert(edge).inserted {
+                if state.stream != nil {
+                    state.stream!.edges.append(edge)
+                    // Bounded: past this many, an edge seen again may be written again.
+                    if state.edgeSet.count > StreamPending.edgeSetLimit {
+                        state.edgeSet.removeAll(keepingCapacity: true)
+                    }
+                } else {
+                    state.edges.append(edge)
+                }
+            }
         }
     }
 
@@ -197,7 +231,7 @@ public final class TraceRecorder: RxTracer {
         state.withLock { state in
             if let buffer { Self.flush(buffer, into: &state) }
             record.seq = tick()
-            state.records.append(record, text: captured.text)
+            Self.keep(&state, record, text: captured.text)
         }
     }
 
@@ -222,7 +256,7 @@ public final class TraceRecorder: RxTracer {
             let seq = tick()
             if keepEvents {
                 record.seq = seq
-                state.records.append(record, text: captured.text)
+                Self.keep(&state, record, text: captured.text)
             }
             if kind != .next { Self.terminate(&state, node, seq) }
         }
@@ -274,7 +308,14 @@ public final class TraceRecorder: RxTracer {
         state.withLock { state in
             let seq = tick()
             let index = Int(node - 1)
-            if state.nodes[index].disposed == nil { state.nodes[index].disposed = seq }
+            var first = false
+            state.nodes.update(index) { record in
+                if record.disposed == nil {
+                    record.disposed = seq
+                    first = true
+                }
+            }
+            if first { state.stream?.ops.append(.disposed(index, seq)) }
             Self.sample(&state, seq: seq, force: false, interval: interval)
         }
     }
@@ -285,7 +326,8 @@ public final class TraceRecorder: RxTracer {
         let interval = options.resourceInterval
         state.withLock { state in
             let seq = tick()
-            state.nodes[Int(node - 1)].deinitialized = seq
+            state.nodes.update(Int(node - 1)) { $0.deinitialized = seq }
+            state.stream?.ops.append(.deinitialized(Int(node - 1), seq))
             Self.sample(&state, seq: seq, force: false, interval: interval)
         }
     }
@@ -297,8 +339,16 @@ public final class TraceRecorder: RxTracer {
         state.withLock { state in
             let seq = tick()
             let index = Int(node - 1)
-            if state.nodes[index].anomalies.count < Self.anomaliesPerNode {
-                state.nodes[index].anomalies.append(TraceAnomalyRecord(kind: kind, seq: seq, detail: detail))
+            let anomaly = TraceAnomalyRecord(kind: kind, seq: seq, detail: detail)
+            var kept = false
+            state.nodes.update(index) { record in
+                if record.anomalies.count < Self.anomaliesPerNode {
+                    record.anomalies.append(anomaly)
+                    kept = true
+                }
+            }
+            if kept {
+                state.stream?.ops.append(.anomaly(index, anomaly))
             } else {
                 state.anomaliesDropped += 1
             }
@@ -308,7 +358,7 @@ public final class TraceRecorder: RxTracer {
     public func callSite(of node: UInt64) -> CallSite? {
         let node = local(node)
         guard node != 0 else { return nil }
-        return state.withLock { state in Int(node) <= state.nodes.count ? state.nodes[Int(node - 1)].callSite : nil }
+        return state.withLock { state in state.nodes[Int(node - 1)]?.callSite }
     }
 
     // MARK: Reading
@@ -340,13 +390,24 @@ public final class TraceRecorder: RxTracer {
 
     static func terminate(_ state: inout State, _ node: UInt64, _ seq: UInt64) {
         let index = Int(node - 1)
-        if state.nodes[index].terminated == nil { state.nodes[index].terminated = seq }
+        var first = false
+        state.nodes.update(index) { record in
+            if record.terminated == nil {
+                record.terminated = seq
+                first = true
+            }
+        }
+        if first { state.stream?.ops.append(.terminated(index, seq)) }
     }
 
     static func sample(_ state: inout State, seq: UInt64, force: Bool, interval: UInt64) {
         if !force, seq < state.lastSample + interval, state.lastSample != 0 { return }
         state.lastSample = seq
         let counts = ResourceCounter.all().map(\.live)
-        state.resources.append(ResourceRecord(seq: seq, counts: counts))
+        if state.stream != nil {
+            state.stream!.resources.append(ResourceRecord(seq: seq, counts: counts))
+        } else {
+            state.resources.append(ResourceRecord(seq: seq, counts: counts))
+        }
     }
 }
