@@ -112,6 +112,7 @@ let package = Package(
             name: "RxGraphvizTests", dependencies: ["RxCore", "RxTrace", "RxGraphviz", "TraceFixtures"],
             exclude: ["Golden"], swiftSettings: swift5),
         .testTarget(name: "rxtraceTests", dependencies: ["RxCore", "RxTrace", "TraceFixtures"], swiftSettings: swift5),
-        .testTarget(name: "ChapterTests", dependencies: ["Workbook"], exclude: ["Golden"], swiftSettings: swift5),
+        .testTarget(
+            name: "ChapterTests", dependencies: ["Workbook", "RxTrace"], exclude: ["Golden"], swiftSettings: swift5),
     ] + chapters.map { chapter($0.0, $0.1) }
 )

@@ -5,7 +5,7 @@ import RxTrace
 /// The diagrams of a chapter's main examples.
 ///
 /// `chapterNN --diagrams DIR` writes, for each `example(…, draw: true)`, the example's trace
-/// (`DIR/<example>.trace.json`, format `rxtrace/1`) and its views: `graph`, `flow` and `marbles`.
+/// (`DIR/<example>.trace.json`, format `rxtrace/2`) and its views: `graph`, `flow` and `marbles`.
 /// `RXTRACE=FILE chapterNN` writes the trace of the whole run to `FILE` when it exits (the
 /// core's `TraceAutostart` does it; the examples' own recordings are read out of that one).
 public enum Diagrams {

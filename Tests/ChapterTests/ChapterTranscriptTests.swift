@@ -1,4 +1,5 @@
 import Foundation
+import RxTrace
 import Testing
 import Workbook
 
@@ -104,7 +105,7 @@ import Workbook
         }
     }
 
-    /// `--diagrams DIR` writes a trace (format rxtrace/1) and the three views for each main
+    /// `--diagrams DIR` writes a trace (format rxtrace/2) and the three views for each main
     /// example, and does not change what the chapter prints.
     @Test func diagramsAreWrittenWithoutChangingTheTranscript() throws {
         let executable = Self.productsDirectory.appendingPathComponent("chapter02")
@@ -121,9 +122,8 @@ import Workbook
         let trace = directory.appendingPathComponent("mojito.trace.json")
         #expect(files.contains("mojito.trace.json"))
         #expect(files.count >= 4, "expected the trace and the graph, flow and marbles views, got \(files.sorted())")
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: trace)) as? [String: Any]
-        #expect(json?["format"] as? String == "rxtrace/1")
-        let types = ((json?["nodes"] as? [[String: Any]]) ?? []).compactMap { $0["type"] as? String }
+        #expect(try Data(contentsOf: trace).starts(with: Data("{\"format\":\"rxtrace/2\"".utf8)))
+        let types = try TraceDocument.read(from: trace).nodes.map(\.type)
         for type in ["AnonymousObservable", "AnonymousObservableSink", "AnonymousObserver", "SinkDisposer"] {
             #expect(types.contains(type), "the mojito trace has no \(type)")
         }
@@ -142,9 +142,15 @@ import Workbook
         let golden = try String(
             contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter04.txt"), encoding: .utf8)
         #expect(run.stdout == golden)
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any]
-        #expect(json?["format"] as? String == "rxtrace/1")
-        #expect(((json?["nodes"] as? [Any]) ?? []).count > 20)
+        // Streamed as rxtrace/2, finished at exit.
+        let text = try String(contentsOf: path, encoding: .utf8)
+        #expect(text.hasPrefix("{\"format\":\"rxtrace/2\""))
+        #expect(
+            text.hasSuffix("\n") && text.split(separator: "\n").last?.hasPrefix("[\"end\",{\"reason\":\"exit\"") == true
+        )
+        let trace = try TraceDocument.read(from: path)
+        #expect(trace.nodes.count > 20)
+        #expect(trace.meta["cut"] == nil)
     }
 
     @Test func missingDiagramsDirectoryIsAnError() throws {

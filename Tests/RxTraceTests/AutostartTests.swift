@@ -14,7 +14,9 @@ import Testing
 
         let before = Resources.snapshot()
         let recorder = try #require(
-            TraceAutostart.start(environment: ["RXTRACE": url.path, "RXTRACE_KEEP": "events", "RXTRACE_RING": "50"]))
+            TraceAutostart.start(environment: [
+                "RXTRACE": url.path, "RXTRACE_KEEP": "events", "RXTRACE_RING": "50", "RXTRACE_FORMAT": "1",
+            ]))
         #expect(Tracing.tracer === recorder)
         #expect(TraceAutostart.isRecording)
         #expect(recorder.options.keep == .events && recorder.options.ringCapacity == 50)
@@ -64,7 +66,9 @@ import Testing
     }
 
     @Test func anUnwritablePathIsReportedNotFatal() {
-        let recorder = TraceAutostart.start(environment: ["RXTRACE": "/nonexistent-dir-\(UUID().uuidString)/t.json"])
+        let recorder = TraceAutostart.start(environment: [
+            "RXTRACE": "/nonexistent-dir-\(UUID().uuidString)/t.json", "RXTRACE_FORMAT": "1",
+        ])
         #expect(recorder != nil)
         #expect(TraceAutostart.finish() == nil)
         #expect(Tracing.tracer == nil)

@@ -245,7 +245,8 @@ final class Scratch {
         let scratch = try Scratch()
         var document = Fixtures.reference()
         document.format = "rxtrace/99"
-        let trace = try scratch.write(document, format: .v1)
+        // rxtrace/1's form carries the document's format field (an rxtrace/2 header is always 2).
+        let trace = try scratch.write(try document.jsonData(), "trace.json")
         try expectRejected(["render", trace, "-o", "out.svg"], scratch: scratch, mentioning: ["rxtrace/99"])
         try expectRejected(["report", trace, "-o", "out.html"], scratch: scratch, mentioning: ["rxtrace/99"])
     }

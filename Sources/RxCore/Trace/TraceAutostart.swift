@@ -26,7 +26,7 @@ nonisolated(unsafe) private var signalPipe: Int32 = -1
 ///   and resource samples only).
 /// - `RXTRACE_RING=N` — capacity of the step ring and of the event ring (default 1,000,000 each;
 ///   `RXTRACE_FORMAT=1` only: a streamed recording keeps no ring).
-/// - `RXTRACE_FORMAT=1|2` — `rxtrace/1` written at exit, or `rxtrace/2` streamed.
+/// - `RXTRACE_FORMAT=1|2` — `rxtrace/1` written at exit, or `rxtrace/2` streamed (default).
 public enum TraceAutostart {
     private struct Running {
         var recorder: TraceRecorder
@@ -35,7 +35,7 @@ public enum TraceAutostart {
     }
 
     /// The format `RXTRACE` writes when `RXTRACE_FORMAT` is not set.
-    public static let defaultFormat = TraceFormat.v1
+    public static let defaultFormat = TraceFormat.v2
 
     private static let running = Mutex<Running?>(nil)
 

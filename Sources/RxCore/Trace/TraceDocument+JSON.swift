@@ -10,7 +10,7 @@ extension TraceDocument {
 
     /// Writes the trace to `url` in `format` (`AtomicFile`): a reader never sees half a trace,
     /// and an existing file is replaced whole or not at all. The error says why in one line.
-    public func write(to url: URL, format: TraceFormat = .v1) throws {
+    public func write(to url: URL, format: TraceFormat = .v2) throws {
         let data = try data(format: format)
         do {
             try AtomicFile.write(data, to: url)
