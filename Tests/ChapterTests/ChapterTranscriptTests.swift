@@ -35,21 +35,51 @@ import Workbook
         var status: Int32
     }
 
-    static func run(_ executable: URL, arguments: [String] = [], environment: [String: String]? = nil) throws -> Run {
+    /// Runs `executable` to the end. Its output goes to files, not pipes: a child that fills one
+    /// pipe while the runner waits on the other would wait forever. A run that takes more than
+    /// `timeLimit` seconds is stopped (and its status says so) rather than left hanging.
+    static func run(
+        _ executable: URL, arguments: [String] = [], environment: [String: String]? = nil,
+        timeLimit: TimeInterval = 120
+    ) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        let directory = FileManager.default.temporaryDirectory
+        let outURL = directory.appendingPathComponent("chapter-stdout-\(UUID().uuidString)")
+        let errURL = directory.appendingPathComponent("chapter-stderr-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: outURL)
+        let errHandle = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let deadline = Date().addingTimeInterval(timeLimit)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { process.terminate() }
         process.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
         return Run(
-            stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-            status: process.terminationStatus)
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), status: process.terminationStatus)
+    }
+
+    /// A child that writes more to standard error than a pipe holds (64 KB on Linux) before it
+    /// ends its standard output: the runner gets both in full, and does not wait forever.
+    @Test func runnerReadsBothStreamsInFull() throws {
+        let script = "yes e | head -c 300000 >&2; yes o | head -c 300000; exit 3"
+        let run = try Self.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], timeLimit: 60)
+        #expect(run.status == 3)
+        #expect(run.stderr == String(repeating: "e\n", count: 150_000))
+        #expect(run.stdout == String(repeating: "o\n", count: 150_000))
     }
 
     /// `debug()` starts each line with the local time; everything else is deterministic.

@@ -35,7 +35,7 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
 
     private struct State {
         /// Events waiting, with the time each arrived.
-        var queue = ZipQueue<(time: RxTime, event: Event<Element>)>()
+        var queue = FIFOQueue<(time: RxTime, event: Event<Element>)>()
         /// A timer is set or delivering.
         var active = false
         /// A timer is delivering (on whatever thread the scheduler runs it).
@@ -74,7 +74,7 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
         case .error(let error):
             sourceSubscription.dispose()
             let sendNow = state.withLock { state in
-                state.queue = ZipQueue()
+                state.queue = FIFOQueue()
                 state.error = error
                 return !state.running
             }

@@ -338,8 +338,7 @@ final class MergeLimitedSink<SourceElement, Source: ObservableConvertibleType, O
 where Observer.Element == Source.Element {
     private let maxConcurrent: Int
     // Guarded by `lock`.
-    private var queue: [Observable<ResultElement>] = []
-    private var queueHead = 0
+    private var queue = FIFOQueue<Observable<ResultElement>>()
     private var pending: AnyIterator<Observable<ResultElement>>?
     private var subscribing = false
     private var handoff: [Observable<ResultElement>] = []
@@ -396,15 +395,7 @@ where Observer.Element == Source.Element {
 
     /// The next waiting source. Called under `lock`.
     private func dequeue() -> Observable<ResultElement>? {
-        if queueHead < queue.count {
-            let next = queue[queueHead]
-            queueHead += 1
-            if queueHead == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                queueHead = 0
-            }
-            return next
-        }
+        if let next = queue.popFirst() { return next }
         return pending?.next()
     }
 

@@ -27,8 +27,7 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
     typealias Element = Observer.Element
 
     private struct State {
-        var queue: [Event<Element>] = []
-        var head = 0
+        var queue = FIFOQueue<Event<Element>>()
         var running = false
     }
 
@@ -70,17 +69,9 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
     /// event per scheduled action, as RxSwift does, so other work on the scheduler interleaves.
     private func deliverOne() {
         let next: Event<Element>? = state.withLock { state in
-            guard state.head < state.queue.count else {
-                state.running = false
-                return nil
-            }
-            let event = state.queue[state.head]
-            state.head += 1
-            if state.head == state.queue.count {
-                state.queue.removeAll(keepingCapacity: true)
-                state.head = 0
-            }
-            return event
+            if let event = state.queue.popFirst() { return event }
+            state.running = false
+            return nil
         }
         guard let next, !isDisposed else { return }
         forwardOn(next)
@@ -89,7 +80,7 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
             return
         }
         let more: Bool = state.withLock { state in
-            if state.head < state.queue.count { return true }
+            if !state.queue.isEmpty { return true }
             state.running = false
             return false
         }

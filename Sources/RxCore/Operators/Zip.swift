@@ -38,12 +38,12 @@ struct ZipStateMachine<Value>: CombiningStateMachine {
     }
 
     private(set) var state = State.zipping
-    private var queues: [ZipQueue<Value>]
+    private var queues: [FIFOQueue<Value>]
     private var isDone: [Bool]
     private var doneCount = 0
 
     init(arity: Int) {
-        queues = Array(repeating: ZipQueue(), count: arity)
+        queues = Array(repeating: FIFOQueue(), count: arity)
         isDone = Array(repeating: false, count: arity)
     }
 
@@ -80,29 +80,6 @@ struct ZipStateMachine<Value>: CombiningStateMachine {
         guard case .zipping = state else { return .none }
         state = .finished
         return .fail
-    }
-}
-
-/// A FIFO queue: an array and the index of its head.
-struct ZipQueue<Value> {
-    private var storage: [Value] = []
-    private var head = 0
-
-    var isEmpty: Bool { head == storage.count }
-
-    /// The oldest value, without removing it.
-    var first: Value? { isEmpty ? nil : storage[head] }
-
-    mutating func append(_ value: Value) { storage.append(value) }
-
-    mutating func removeFirst() -> Value {
-        let value = storage[head]
-        head += 1
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            head = 0
-        }
-        return value
     }
 }
 

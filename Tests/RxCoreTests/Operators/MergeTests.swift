@@ -5,6 +5,30 @@ import Testing
 
 @Suite(.serialized, .noLeaks)
 struct MergeTests {
+    /// With sources always waiting behind the running one (its queue never empties),
+    /// `merge(maxConcurrent:)` lets go of the sources it has taken from its queue.
+    @Test func mergeMaxConcurrentLetsGoOfSourcesItHasTakenFromItsQueue() {
+        let outer = PublishSubject<Observable<Int>>()
+        let log = EventLog<Int>()
+        let subscription = outer.merge(maxConcurrent: 1).subscribe(log)
+        // The running source first, then the two waiting behind it.
+        var sources = [PublishSubject<Int>(), PublishSubject<Int>(), PublishSubject<Int>()]
+        for source in sources { outer.onNext(source.asObservable()) }
+        for i in 0..<10_000 {
+            let next = PublishSubject<Int>()
+            outer.onNext(next.asObservable())
+            sources.append(next)
+            let running = sources.removeFirst()
+            running.onNext(i)
+            running.onCompleted()
+        }
+        #expect(log.elements == Array(0..<10_000))
+        // The outer subject, the three here and at most a few dozen taken sources not yet
+        // dropped from the queue, not 10,003.
+        #expect((Resources.liveCounts["PublishSubject"] ?? 0) <= 64)
+        subscription.dispose()
+    }
+
     // MARK: flatMap
 
     @Test func flatMapMergesInnerSequences() {

@@ -56,3 +56,19 @@ final class GrammarProbe<Element>: ObserverType, @unchecked Sendable {
         return state
     }
 }
+
+/// How many `Token`s are alive.
+final class LiveTokens {
+    var count = 0
+}
+
+/// An element whose lifetime is counted: tests of the operators that queue elements check
+/// that what they have delivered is let go.
+final class Token {
+    private let live: LiveTokens
+    init(_ live: LiveTokens) {
+        self.live = live
+        live.count += 1
+    }
+    deinit { live.count -= 1 }
+}

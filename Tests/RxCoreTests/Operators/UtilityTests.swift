@@ -391,6 +391,30 @@ struct SchedulingOperatorTests {
         #expect(maxDepth == 1)
     }
 
+    /// A consumer that never quite catches up (one event always waiting behind the one being
+    /// delivered, so the queue never empties) must not make the queue keep every event it has
+    /// delivered: the soak grew 16 bytes per event this way, and each element stayed alive.
+    @Test func observeOnLetsGoOfDeliveredEventsUnderASteadyBacklog() {
+        let scheduler = StepScheduler()
+        let subject = PublishSubject<Token>()
+        let live = LiveTokens()
+        var received = 0
+        let subscription = subject.observe(on: scheduler).subscribe(onNext: { _ in received += 1 })
+        subject.onNext(Token(live))
+        for _ in 0..<10_000 {
+            subject.onNext(Token(live))
+            #expect(scheduler.pending == 1)
+            scheduler.runOne()
+        }
+        #expect(received == 10_000)
+        // The one waiting, plus the delivered ones not yet compacted away (at most a few dozen);
+        // a queue that only shrinks when empty holds all 10,001.
+        #expect(live.count <= 64)
+        subscription.dispose()
+        scheduler.runAll()
+        #expect(live.count == 0)
+    }
+
     @available(*, deprecated)
     @Test func deprecatedSpellingsBehaveTheSame() {
         let scheduler = TestScheduler(initialClock: 0)
@@ -398,4 +422,23 @@ struct SchedulingOperatorTests {
         let res = scheduler.start { xs.subscribeOn(scheduler).observeOn(scheduler) }
         #expect(res.events == [.next(211, 1), .completed(251)])
     }
+}
+
+/// Runs what is scheduled on it only when asked, one action at a time, in order.
+private final class StepScheduler: ImmediateSchedulerType {
+    private var actions: [() -> Void] = []
+
+    var pending: Int { actions.count }
+
+    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let cancel = SingleAssignmentDisposable()
+        actions.append {
+            if !cancel.isDisposed { cancel.setDisposable(action(state)) }
+        }
+        return cancel
+    }
+
+    func runOne() { actions.removeFirst()() }
+
+    func runAll() { while !actions.isEmpty { runOne() } }
 }

@@ -4,6 +4,26 @@ import Testing
 
 @Suite(.serialized, .noLeaks)
 struct ZipTests {
+    /// A source that stays one element ahead of the other (its queue never empties) does not
+    /// make zip keep every element it has already paired.
+    @Test func letsGoOfPairedElementsWhileOneSourceStaysAhead() {
+        let live = LiveTokens()
+        let ahead = PublishSubject<Token>()
+        let behind = PublishSubject<Int>()
+        var pairs = 0
+        let subscription = Observable.zip(ahead, behind).subscribe(onNext: { _ in pairs += 1 })
+        ahead.onNext(Token(live))
+        for i in 0..<10_000 {
+            ahead.onNext(Token(live))
+            behind.onNext(i)
+        }
+        #expect(pairs == 10_000)
+        // The one waiting and at most a few dozen paired ones not yet dropped, not 10,001.
+        #expect(live.count <= 64)
+        subscription.dispose()
+        #expect(live.count == 0)
+    }
+
     @Test func pairsByIndexAndEndsWhenAnElementCanNeverBePaired() {
         let scheduler = TestScheduler(initialClock: 0)
         let e0 = scheduler.createHotObservable([.next(150, 0), .next(210, 1), .next(220, 2), .completed(230)])
