@@ -35,12 +35,45 @@ struct GraphView {
         }
     }
 
+    func tooLarge(_ count: Int) -> RenderError {
+        .viewDoesNotFit(
+            "graph view: \(count) nodes to draw, more than the limit of \(options.maxNodes); narrow it with --filter-type or --filter-site\(options.expand ? " or drop --expand" : "")"
+        )
+    }
+
     func build() throws(RenderError) -> DotGraph {
         try drawing().graph
     }
 
+    /// How many nodes the drawing will have, counted without building it (each collapsed group
+    /// of inner subscriptions is one).
+    func drawnCount() -> Int {
+        func matching(_ ids: [UInt64]) -> Int { ids.reduce(0) { $0 + (options.matches(structure.byID[$1]!) ? 1 : 0) } }
+        var count = matching(structure.observables)
+        for subscription in structure.subscriptions {
+            count += matching(subscription.nodes)
+            var bySignature: [String: [Int]] = [:]
+            for (index, inner) in subscription.inner.enumerated() {
+                bySignature[inner.signature, default: []].append(index)
+            }
+            for members in bySignature.values {
+                if !options.expand && members.count > 1 {
+                    let representative = subscription.inner[members[0]].nodes.compactMap { structure.byID[$0] }
+                    if representative.contains(where: options.matches) { count += 1 }
+                } else {
+                    for index in members { count += matching(subscription.inner[index].nodes) }
+                }
+            }
+        }
+        return count
+    }
+
     func drawing() throws(RenderError) -> Drawing {
         guard !document.nodes.isEmpty else { throw .viewDoesNotFit("graph view: the trace has no nodes") }
+        // Counted first: a graph too large to draw is refused before any of it is built.
+        let expected = drawnCount()
+        guard expected > 0 else { throw .viewDoesNotFit("graph view: no node matches the filters") }
+        guard expected <= options.maxNodes else { throw tooLarge(expected) }
         var graph = DotGraph(
             name: "subscriptions",
             attributes: [
@@ -122,11 +155,7 @@ struct GraphView {
 
         let count = graph.nodeCount
         guard count > 0 else { throw .viewDoesNotFit("graph view: no node matches the filters") }
-        guard count <= options.maxNodes else {
-            throw .viewDoesNotFit(
-                "graph view: \(count) nodes to draw, more than the limit of \(options.maxNodes); narrow it with --filter-type or --filter-site\(options.expand ? " or drop --expand" : "")"
-            )
-        }
+        guard count <= options.maxNodes else { throw tooLarge(count) }
 
         if count > Self.largeGraph {
             // Large graphs: fewer crossing-minimisation and network-simplex passes keep the

@@ -163,16 +163,26 @@ public struct TraceSummary: Sendable, Equatable, CustomStringConvertible {
     public var lastEventTime: Double?
     /// Thread names seen on nodes, steps and events.
     public var threads: [String]
+    /// When the trace was cut short (no `end` record): the last `seq` it holds. What was alive
+    /// then is not called a leak: `leaks` lists it as open at the cut.
+    public var cutAt: UInt64?
 
+    /// The summary of a whole document.
     public init(_ document: TraceDocument) {
+        self.init(graph: document, counts: TraceFlowCounts(document))
+    }
+
+    /// The summary of a trace read with `TraceDocument.readGraph`: nodes, edges and samples from
+    /// `graph`, steps and events from `counts` (the steps and events of `graph` are not counted).
+    public init(graph document: TraceDocument, counts: TraceFlowCounts) {
         nodeCount = document.nodes.count
         nodesByKind = document.nodes.reduce(into: [:]) { $0[$1.kind, default: 0] += 1 }
         nodesByType = document.nodes.reduce(into: [:]) { $0[$1.type, default: 0] += 1 }
         edgesByRelation = document.edges.reduce(into: [:]) { $0[$1.relation, default: 0] += 1 }
-        stepsByCall = document.steps.reduce(into: [:]) { $0[$1.call, default: 0] += 1 }
-        eventsByKind = document.events.reduce(into: [:]) { $0[$1.kind, default: 0] += 1 }
-        stepCount = document.steps.count
-        eventCount = document.events.count
+        stepsByCall = counts.stepsByCall
+        eventsByKind = counts.eventsByKind
+        stepCount = counts.stepCount
+        eventCount = counts.eventCount
         resourceSampleCount = document.resources.count
         dropped = document.dropped
         aliveAtEnd = document.nodes.filter { $0.deinitialized == nil }.count
@@ -181,13 +191,16 @@ public struct TraceSummary: Sendable, Equatable, CustomStringConvertible {
         anomalies = document.nodes.flatMap { node in node.anomalies.map { (node: node, anomaly: $0) } }
             .sorted { $0.anomaly.seq < $1.anomaly.seq }
         leaks = TraceLeakReport(document)
-        lastSeq = Self.lastSeq(of: document)
-        lastEventTime = document.events.last?.time
+        cutAt = document.meta["cut"].flatMap { $0.hasPrefix("seq ") ? UInt64($0.dropFirst(4)) : nil }
+        lastSeq = max(
+            document.nodes.map { max($0.created, $0.disposed ?? 0, $0.deinitialized ?? 0, $0.terminated ?? 0) }.max()
+                ?? 0,
+            counts.lastSeq
+        )
+        lastEventTime = counts.lastEventTime
         var names: [String] = []
         var seen = Set<String>()
-        for name in document.nodes.compactMap(\.thread) + document.steps.compactMap(\.thread)
-            + document.events.compactMap(\.thread)
-        where seen.insert(name).inserted {
+        for name in document.nodes.compactMap(\.thread) + counts.threads where seen.insert(name).inserted {
             names.append(name)
         }
         threads = names
@@ -228,10 +241,73 @@ public struct TraceSummary: Sendable, Equatable, CustomStringConvertible {
                 "  \(anomaly.kind.rawValue) on \(node.type) #\(node.id)\(node.callSite.map { " at \($0)" } ?? ""): \(anomaly.detail)"
             )
         }
-        lines.append("leaked: \(leaks.nodes.count) nodes at \(leaks.groups.count) call sites")
+        if let cutAt {
+            lines.insert(
+                "cut short at seq \(cutAt) (no end record): the run stopped before the trace was finished", at: 0)
+            lines.append(
+                "open at the cut: \(leaks.nodes.count) nodes at \(leaks.groups.count) call sites (not called leaks: the run was cut short, they may have been about to finish)"
+            )
+        } else {
+            lines.append("leaked: \(leaks.nodes.count) nodes at \(leaks.groups.count) call sites")
+        }
         for group in leaks.groups.prefix(10) {
             lines.append("  \(group.callSite): " + group.nodes.map { "\($0.type) #\($0.id)" }.joined(separator: ", "))
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// What `TraceSummary` needs of the steps and events, gathered one at a time (so a streamed
+/// reader need not keep them).
+public struct TraceFlowCounts: Sendable, Equatable {
+    public var stepsByCall: [TraceCall: Int] = [:]
+    public var eventsByKind: [TraceEventKind: Int] = [:]
+    public var stepCount = 0
+    public var eventCount = 0
+    /// The largest `seq` of a step or event.
+    public var lastSeq: UInt64 = 0
+    /// The time of the event with the largest `seq`.
+    public var lastEventTime: Double?
+    private var lastEventSeq: UInt64 = 0
+    /// Each thread name's first `seq` on a step, and on an event.
+    private var stepThreads: [String: UInt64] = [:]
+    private var eventThreads: [String: UInt64] = [:]
+
+    public init() {}
+
+    /// The counts of `document`'s steps and events.
+    public init(_ document: TraceDocument) {
+        for step in document.steps { add(step) }
+        for event in document.events { add(event) }
+    }
+
+    public mutating func add(_ step: TraceStep) {
+        stepsByCall[step.call, default: 0] += 1
+        stepCount += 1
+        if step.seq > lastSeq { lastSeq = step.seq }
+        if let thread = step.thread, stepThreads[thread].map({ step.seq < $0 }) ?? true {
+            stepThreads[thread] = step.seq
+        }
+    }
+
+    public mutating func add(_ event: TraceEvent) {
+        eventsByKind[event.kind, default: 0] += 1
+        eventCount += 1
+        if event.seq > lastSeq { lastSeq = event.seq }
+        if lastEventTime == nil || event.seq >= lastEventSeq {
+            lastEventSeq = event.seq
+            lastEventTime = event.time
+        }
+        if let thread = event.thread, eventThreads[thread].map({ event.seq < $0 }) ?? true {
+            eventThreads[thread] = event.seq
+        }
+    }
+
+    /// Thread names of steps in order of first use, then those of events.
+    public var threads: [String] {
+        func ordered(_ firsts: [String: UInt64]) -> [String] {
+            firsts.sorted { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }.map(\.key)
+        }
+        return ordered(stepThreads) + ordered(eventThreads)
     }
 }

@@ -15,10 +15,19 @@ public struct TraceDocumentBuilder {
     private var steps: [TraceStep] = []
     private var events: [TraceEvent] = []
     private var resources: [ResourceSample] = []
-    /// Whether steps and events are kept (false: only the graph, for analyses that count them).
-    public var keepsSteps: Bool
+    /// What a builder keeps.
+    public enum Keep: Sendable {
+        /// Every record: the whole document.
+        case everything
+        /// The graph (nodes, edges, resource samples) and the `subscribe` steps that tell
+        /// subscriptions apart; not the other steps, nor events (analyses count them as they
+        /// pass, see `TraceFlowCounts`).
+        case graph
+    }
 
-    public init(keepsSteps: Bool = true) { self.keepsSteps = keepsSteps }
+    public let keep: Keep
+
+    public init(keep: Keep = .everything) { self.keep = keep }
 
     /// Adds one record.
     public mutating func add(_ record: TraceFileRecord, path: String = "<data>") throws(TraceFileError) {
@@ -31,8 +40,8 @@ public struct TraceDocumentBuilder {
                 for record in waiting { apply(record, to: nodes.count - 1) }
             }
         case .edge(let edge): edges.append(edge)
-        case .step(let step): if keepsSteps { steps.append(step) }
-        case .event(let event): if keepsSteps { events.append(event) }
+        case .step(let step): if keep == .everything || step.call == .subscribe { steps.append(step) }
+        case .event(let event): if keep == .everything { events.append(event) }
         case .resource(let sample): resources.append(sample)
         case .disposed(let id, _), .deinitialized(let id, _), .terminated(let id, _), .anomaly(let id, _):
             if let position = index[id] {
@@ -108,5 +117,34 @@ extension Array where Element: Sequenced {
         if sorted { return }
         let order = indices.sorted { self[$0].seq != self[$1].seq ? self[$0].seq < self[$1].seq : $0 < $1 }
         self = order.map { self[$0] }
+    }
+}
+
+extension TraceDocument {
+    /// Reads the graph of a trace file and counts its steps and events without keeping them: the
+    /// document holds nodes, edges, resource samples and the `subscribe` steps (enough for
+    /// `TraceLeakReport`, `Trace.subscriptions` and the graph view); `counts` has what
+    /// `TraceSummary` needs of the rest. An `rxtrace/2` file is streamed; an `rxtrace/1` file is
+    /// read whole (it is one JSON value) and then counted.
+    public static func readGraph(
+        from url: URL, progress: ((Int, Int) -> Void)? = nil
+    ) throws(TraceFileError) -> (graph: TraceDocument, counts: TraceFlowCounts, status: TraceReadStatus) {
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
+        guard try startsFormat2(url) else {
+            let (document, status) = try readWithStatus(from: url)
+            return (document, TraceFlowCounts(document), status)
+        }
+        var builder = TraceDocumentBuilder(keep: .graph)
+        var counts = TraceFlowCounts()
+        let status = try TraceRecordReader.read(from: url, progress: progress) { (record) throws(TraceFileError) in
+            switch record {
+            case .step(let step): counts.add(step)
+            case .event(let event): counts.add(event)
+            default: break
+            }
+            try builder.add(record, path: path)
+        }
+        return (try builder.document(status, path: path), counts, status)
     }
 }

@@ -60,7 +60,8 @@ extension RxTraceCommand {
             if output == nil && (format == .png || format == .pdf) {
                 throw CLIError.badInput("\(format.rawValue) is binary: give an output file with -o FILE")
             }
-            let document = try readTrace(trace)
+            // The graph view needs no steps but `subscribe` and no events: stream the file.
+            let document = view == .graph ? try readTraceGraph(trace).graph : try readTrace(trace)
             let options = RenderOptions(
                 expand: expand, filterType: filterType, filterSite: filterSite, subscription: subscription)
             let data: Data

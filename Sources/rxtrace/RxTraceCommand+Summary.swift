@@ -17,24 +17,25 @@ extension RxTraceCommand {
         var trace: String
 
         func run() throws {
-            let document = try readTrace(trace)
-            var text = "trace \(trace) (\(document.format))\n"
-            for key in document.meta.keys.sorted() { text += "  \(key): \(document.meta[key]!)\n" }
+            let (graph, counts, status) = try readTraceGraph(trace)
+            var text = "trace \(trace) (\(status.format))\n"
+            for key in graph.meta.keys.sorted() { text += "  \(key): \(graph.meta[key]!)\n" }
 
-            text += TraceSummary(document).description + "\n"
-            var byType: [String: Int] = [:]
-            for node in document.nodes { byType[node.type, default: 0] += 1 }
+            let summary = TraceSummary(graph: graph, counts: counts)
+            text += summary.description + "\n"
             text += "types:\n"
-            for (type, count) in byType.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
+            for (type, count) in summary.nodesByType.sorted(by: {
+                $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key
+            }) {
                 text += "  \(type): \(count)\n"
             }
             var steps = "steps by call:"
             for call in TraceCall.allCases {
-                let count = document.steps.filter { $0.call == call }.count
+                let count = summary.stepsByCall[call] ?? 0
                 if count > 0 { steps += " \(call.rawValue) \(count)," }
             }
             text += steps.hasSuffix(",") ? String(steps.dropLast()) + "\n" : steps + " none\n"
-            let subscriptions = Trace.subscriptions(in: document)
+            let subscriptions = Trace.subscriptions(in: graph)
             text += "subscriptions: \(subscriptions.count)\n"
             for info in subscriptions.prefix(20) {
                 text +=
@@ -43,8 +44,10 @@ extension RxTraceCommand {
             }
             if subscriptions.count > 20 { text += "  … \(subscriptions.count - 20) more\n" }
 
-            let leaks = TraceLeakReport(document)
-            if !leaks.isEmpty { text += "(see rxtrace leaks \(trace) for the leaked nodes by call site)\n" }
+            if !summary.leaks.isEmpty {
+                let what = summary.cutAt == nil ? "the leaked nodes" : "what was open at the cut"
+                text += "(see rxtrace leaks \(trace) for \(what) by call site)\n"
+            }
             Console.out(text)
         }
     }

@@ -15,14 +15,16 @@ struct RxTraceCommand: ParsableCommand {
         commandName: "rxtrace",
         abstract: "Draw RxAnatomy traces with Graphviz and find leaked subscriptions.",
         discussion: """
-            A trace is the JSON file a program writes when RXTRACE=FILE is set (format rxtrace/1).
+            A trace is the file a program writes when RXTRACE=FILE is set: rxtrace/2 (JSON lines) or \
+            rxtrace/1 (one JSON document); both are read, and a trace cut short by a crash or a kill \
+            reads as what it holds. `convert` writes either form.
 
             Exit status: 0 success; 1 leaks found (leaks); 2 bad input or usage (missing, empty, \
             malformed or unknown-format trace, a view that does not fit the trace, bad options); \
             3 rendering or writing the output failed; 4 the program given to `run` could not be \
             started or wrote no trace.
             """,
-        subcommands: [Render.self, Report.self, Leaks.self, Summary.self, Run.self]
+        subcommands: [Render.self, Report.self, Leaks.self, Summary.self, Convert.self, Run.self]
     )
 
     static func main() {
@@ -75,12 +77,58 @@ struct CLIError: Error {
     }
 }
 
-/// Reads a trace or fails with the trace reader's one-line message.
+/// Reads a trace or fails with the trace reader's one-line message; progress on stderr when the
+/// read takes over a second.
 func readTrace(_ path: String) throws -> TraceDocument {
+    let progress = ReadProgress(path)
+    defer { progress.done() }
     do {
-        return try TraceDocument.read(from: URL(fileURLWithPath: path))
+        return try TraceDocument.readWithStatus(from: URL(fileURLWithPath: path), progress: progress.report).document
     } catch {
         throw CLIError.badInput(error.description)
+    }
+}
+
+/// Reads a trace's graph, counting its steps and events without keeping them
+/// (`TraceDocument.readGraph`); progress on stderr when the read takes over a second.
+func readTraceGraph(_ path: String) throws -> (graph: TraceDocument, counts: TraceFlowCounts, status: TraceReadStatus) {
+    let progress = ReadProgress(path)
+    defer { progress.done() }
+    do {
+        return try TraceDocument.readGraph(from: URL(fileURLWithPath: path), progress: progress.report)
+    } catch {
+        throw CLIError.badInput(error.description)
+    }
+}
+
+/// `reading trace.rxt: 45% (47 of 104 MB)` on stderr, from the first second of a read on, at most
+/// four times a second (on one line rewritten in place when stderr is a terminal).
+final class ReadProgress {
+    let path: String
+    let start = Date()
+    var last: Date?
+    let terminal = isatty(STDERR_FILENO) != 0
+
+    init(_ path: String) { self.path = path }
+
+    func report(_ read: Int, _ total: Int) {
+        let now = Date()
+        guard now.timeIntervalSince(start) >= 1,
+            last.map({ now.timeIntervalSince($0) >= (terminal ? 0.25 : 1) }) ?? true
+        else { return }
+        last = now
+        let megabytes = { (bytes: Int) in String(format: "%.0f", Double(bytes) / 1_000_000) }
+        let percent = total > 0 ? min(100, read * 100 / total) : 0
+        let line = "reading \(path): \(percent)% (\(megabytes(read)) of \(megabytes(total)) MB)"
+        if terminal {
+            Console.errorText("\r" + line)
+        } else {
+            Console.error(line)
+        }
+    }
+
+    func done() {
+        if terminal && last != nil { Console.errorText("\n") }
     }
 }
 
@@ -91,6 +139,8 @@ extension RenderFormat: ExpressibleByArgument {}
 enum Console {
     static func out(_ text: String) { write(Data(text.utf8), to: STDOUT_FILENO) }
     static func out(_ data: Data) { write(data, to: STDOUT_FILENO) }
+    /// Text as is, no newline added (a progress line rewritten in place).
+    static func errorText(_ text: String) { write(Data(text.utf8), to: STDERR_FILENO) }
     static func error(_ line: String) {
         write(Data((line.hasSuffix("\n") ? line : line + "\n").utf8), to: STDERR_FILENO)
     }

@@ -261,3 +261,25 @@ private let examples: [(name: String, document: TraceDocument)] = [
         for index in stride(from: 0, to: 16, by: RenderView.allCases.count) { #expect(all[index] == expected) }
     }
 }
+
+/// The graph view counts its nodes before building anything; the count is what it then draws.
+@Suite struct GraphCountTests {
+    @Test func countedBeforeBuildingIsWhatIsDrawn() throws {
+        for document in [
+            Fixtures.reference(), Fixtures.reference(disposed: false), Fixtures.mapSubject(),
+            Fixtures.flatMapJust(count: 6), Fixtures.manyChains(count: 40),
+        ] {
+            for options in [
+                RenderOptions(), RenderOptions(expand: true), RenderOptions(filterType: "Sink"),
+                RenderOptions(expand: true, filterSite: "main.swift"),
+            ] {
+                let view = GraphView(document, options)
+                guard let drawing = try? view.drawing() else {
+                    #expect(view.drawnCount() == 0 || view.drawnCount() > options.maxNodes)
+                    continue
+                }
+                #expect(view.drawnCount() == drawing.graph.nodeCount)
+            }
+        }
+    }
+}

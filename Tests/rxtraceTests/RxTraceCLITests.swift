@@ -80,8 +80,12 @@ final class Scratch {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
-    func write(_ document: TraceDocument, _ name: String = "trace.json") throws -> String {
-        try document.write(to: url.appendingPathComponent(name))
+    func write(_ document: TraceDocument, _ name: String = "trace.json", format: TraceFormat? = nil) throws -> String {
+        if let format {
+            try document.write(to: url.appendingPathComponent(name), format: format)
+        } else {
+            try document.write(to: url.appendingPathComponent(name))
+        }
         return name
     }
 

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import RxTrace
+
+extension RxTraceCommand {
+    /// `rxtrace convert TRACE --to json|v2 [-o FILE]`
+    struct Convert: ParsableCommand {
+        /// What `convert` writes.
+        enum Target: String, ExpressibleByArgument, CaseIterable {
+            /// `rxtrace/1`: one JSON document, the documented form other tools read.
+            case json
+            /// `rxtrace/2`: JSON lines, strings interned.
+            case v2
+        }
+
+        static let configuration = CommandConfiguration(
+            abstract: "Write a trace in another format: rxtrace/1 JSON for other tools, or rxtrace/2.",
+            discussion: """
+                Reads an rxtrace/1 or rxtrace/2 trace (a cut-short one too: the output's meta then \
+                says "cut": "seq N") and writes it whole. Without -o it goes to stdout; with -o the \
+                file is replaced whole or not at all.
+
+                Examples:
+                  rxtrace convert trace.rxt --to json -o trace.json
+                  rxtrace convert trace.rxt --to json | jq '.nodes | length'
+                """
+        )
+
+        @Argument(help: "The trace file.")
+        var trace: String
+
+        @Option(help: "json (rxtrace/1) or v2 (rxtrace/2).")
+        var to: Target
+
+        @Option(name: .shortAndLong, help: "The output file (default: stdout).")
+        var output: String?
+
+        func run() throws {
+            let document = try readTrace(trace)
+            let data: Data
+            switch to {
+            case .json:
+                do {
+                    data = try document.jsonData()
+                } catch {
+                    throw CLIError.badInput("\(trace): cannot write as JSON: \(error.localizedDescription)")
+                }
+            case .v2:
+                data = document.jsonLinesData()
+            }
+            if let output {
+                try writeAtomically(data, to: output)
+            } else {
+                Console.out(data)
+                if to == .json { Console.out("\n") }
+            }
+        }
+    }
+}
