@@ -110,6 +110,9 @@ let package = Package(
         .testTarget(name: "RxPropertyTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),
         // Hand-built traces shared by the rendering and CLI tests.
         .target(name: "TraceFixtures", dependencies: ["RxTrace"], path: "Tests/TraceFixtures", swiftSettings: swift5),
+        // A traced program the kill tests stop with signals and a crash (Tests/rxtraceTests/KillTests).
+        .executableTarget(
+            name: "tracechild", dependencies: ["RxCore"], path: "Tests/TraceChild", swiftSettings: swift5),
         .testTarget(
             name: "RxGraphvizTests", dependencies: ["RxCore", "RxTrace", "RxGraphviz", "TraceFixtures"],
             exclude: ["Golden"], swiftSettings: swift5),
