@@ -8,9 +8,11 @@ import PackageDescription
 // sinks, observers called from any thread) predates Sendable checking, and the core's thread
 // safety comes from its own Mutex/Atomic discipline rather than the type checker.
 //
-// Setting RXANATOMY_NO_TRACE=1 in the environment compiles the trace hooks out of RxCore
-// (the `RX_NO_TRACE` condition). It exists only so Benchmarks/ can measure what the hooks cost
-// when tracing is off; nobody needs it otherwise.
+// Setting RXANATOMY_NO_TRACE=1 in the environment builds RxCore with the `RX_NO_TRACE`
+// condition, which makes `Tracing.isOn` constant false (an installed tracer is ignored, and
+// `RXTRACE` is not read): the optimizer drops the traced branches, the rest of the code is the
+// same. It exists only so Benchmarks/ can compare tracing off with that build (TraceBench,
+// docs/performance.md); nobody needs it otherwise.
 let noTrace = ProcessInfo.processInfo.environment["RXANATOMY_NO_TRACE"] == "1"
 let coreDefines: [SwiftSetting] = noTrace ? [.define("RX_NO_TRACE")] : []
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
