@@ -50,6 +50,7 @@ public struct TraceLeakReport: Sendable, Equatable {
     public init(_ document: TraceDocument) {
         let subscriptionKinds: Set<TraceNodeKind> = [.sink, .observer, .scheduled]
         var byID: [UInt64: TraceNode] = [:]
+        byID.reserveCapacity(document.nodes.count)
         for node in document.nodes { byID[node.id] = node }
 
         func open(_ node: TraceNode) -> Bool {

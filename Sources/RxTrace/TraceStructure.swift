@@ -47,6 +47,7 @@ package struct TraceStructure {
     package init(_ document: TraceDocument) {
         self.document = document
         var byID: [UInt64: TraceNode] = [:]
+        byID.reserveCapacity(document.nodes.count)
         for node in document.nodes { byID[node.id] = node }
         self.byID = byID
         leaks = TraceLeakReport(document)
