@@ -7,7 +7,7 @@ import Foundation
 public enum TraceFileRecord: Sendable, Equatable {
     /// A node was born (`disposed`, `deinitialized`, `terminated` and `anomalies` are empty here:
     /// they come as their own records).
-    case node(TraceNode)
+    indirect case node(TraceNode)
     case edge(TraceEdge)
     case step(TraceStep)
     case event(TraceEvent)
