@@ -65,6 +65,14 @@ public struct TraceDocumentBuilder {
         }
     }
 
+    /// The nodes by id; no copy when the file had them in order already (one writer thread).
+    private func nodesInIDOrder() -> [TraceNode] {
+        for position in nodes.indices.dropFirst() where nodes[position - 1].id > nodes[position].id {
+            return nodes.sorted { $0.id < $1.id }
+        }
+        return nodes
+    }
+
     /// The document, given what the reader found; checks references.
     public func document(_ status: TraceReadStatus, path: String = "<data>") throws(TraceFileError) -> TraceDocument {
         let tolerant = status.cutShort || status.dropped.nodes > 0
@@ -94,7 +102,7 @@ public struct TraceDocumentBuilder {
         var resources = resources
         resources.sortIfNeeded()
         let document = TraceDocument(
-            meta: meta, nodes: nodes.sorted { $0.id < $1.id }, edges: edges, steps: steps, events: events,
+            meta: meta, nodes: nodesInIDOrder(), edges: edges, steps: steps, events: events,
             resources: resources,
             dropped: DroppedCounts(
                 steps: status.dropped.steps, events: status.dropped.events, resources: status.dropped.resources))

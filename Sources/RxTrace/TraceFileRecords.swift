@@ -111,7 +111,7 @@ public enum TraceRecordReader {
     /// Reads the file at `url` in chunks, calling `visit` for each record. `progress` gets the
     /// bytes read so far and the file's size, after each chunk of `chunkSize` bytes.
     public static func read(
-        from url: URL, progress: ((Int, Int) -> Void)? = nil, chunkSize: Int = 1 << 22,
+        from url: URL, progress: ((Int, Int) -> Void)? = nil, chunkSize: Int = 1 << 20,
         _ visit: (TraceFileRecord) throws(TraceFileError) -> Void
     ) throws(TraceFileError) -> TraceReadStatus {
         let path = url.path
