@@ -8,9 +8,11 @@ import PackageDescription
 // sinks, observers called from any thread) predates Sendable checking, and the core's thread
 // safety comes from its own Mutex/Atomic discipline rather than the type checker.
 //
-// Setting RXANATOMY_NO_TRACE=1 in the environment compiles the trace hooks out of RxCore
-// (the `RX_NO_TRACE` condition). It exists only so Benchmarks/ can measure what the hooks cost
-// when tracing is off; nobody needs it otherwise.
+// Setting RXANATOMY_NO_TRACE=1 in the environment builds RxCore with the `RX_NO_TRACE`
+// condition, which makes `Tracing.isOn` constant false (an installed tracer is ignored, and
+// `RXTRACE` is not read): the optimizer drops the traced branches, the rest of the code is the
+// same. It exists only so Benchmarks/ can compare tracing off with that build (TraceBench,
+// docs/performance.md); nobody needs it otherwise.
 let noTrace = ProcessInfo.processInfo.environment["RXANATOMY_NO_TRACE"] == "1"
 let coreDefines: [SwiftSetting] = noTrace ? [.define("RX_NO_TRACE")] : []
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
@@ -108,6 +110,9 @@ let package = Package(
         .testTarget(name: "RxPropertyTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),
         // Hand-built traces shared by the rendering and CLI tests.
         .target(name: "TraceFixtures", dependencies: ["RxTrace"], path: "Tests/TraceFixtures", swiftSettings: swift5),
+        // A traced program the kill tests stop with signals and a crash (Tests/rxtraceTests/KillTests).
+        .executableTarget(
+            name: "tracechild", dependencies: ["RxCore"], path: "Tests/TraceChild", swiftSettings: swift5),
         .testTarget(
             name: "RxGraphvizTests", dependencies: ["RxCore", "RxTrace", "RxGraphviz", "TraceFixtures"],
             exclude: ["Golden"], swiftSettings: swift5),

@@ -301,6 +301,93 @@ final class ObserverBox<Element>: @unchecked Sendable {
         #expect(Set(trace.events.compactMap(\.thread)).count == 2)
     }
 
+    /// A subscriber of a subject that makes the subject emit again from inside `onNext`: the
+    /// observer reports the re-entrant `on` itself, with no sink in between.
+    @Test func reentrantOnThroughASubjectIsAnAnomaly() {
+        var received: [Int] = []
+        let trace = checkingNoLeaks {
+            Trace.record {
+                let subject = PublishSubject<Int>()
+                let d = subject.subscribe(onNext: { value in
+                    received.append(value)
+                    if value == 1 { subject.onNext(2) }
+                })
+                subject.onNext(1)
+                d.dispose()
+            }
+        }
+        #expect(received == [1, 2])
+        let anomalies = trace.nodes.flatMap { node in node.anomalies.map { (node.type, $0.kind) } }
+        #expect(anomalies.count == 1)
+        #expect(anomalies.first?.0 == "AnonymousObserver")
+        #expect(anomalies.first?.1 == .reentrantOn)
+    }
+
+    /// The same with a subscriber that is not a node: reported on the subject, whose hop
+    /// delivers to it.
+    @Test func reentrantOnIntoAPlainObserverIsReportedOnTheSubject() {
+        final class Echo: ObserverType {
+            var subject: PublishSubject<Int>?
+            var received: [Int] = []
+            func on(_ event: Event<Int>) {
+                guard case .next(let value) = event else { return }
+                received.append(value)
+                if value == 1 { subject?.onNext(2) }
+            }
+        }
+        let echo = Echo()
+        let trace = checkingNoLeaks {
+            Trace.record {
+                let subject = PublishSubject<Int>()
+                echo.subject = subject
+                let d = subject.subscribe(echo)
+                subject.onNext(1)
+                d.dispose()
+                echo.subject = nil
+            }
+        }
+        #expect(echo.received == [1, 2])
+        let anomalies = trace.nodes.flatMap { node in node.anomalies.map { (node.type, $0.kind, $0.detail) } }
+        #expect(anomalies.count == 1)
+        #expect(anomalies.first?.0 == "PublishSubject")
+        #expect(anomalies.first?.1 == .reentrantOn)
+        #expect(anomalies.first?.2.contains("(from subject ") == true)
+    }
+
+    /// Two threads calling one observer's `on` directly, no sink or subject in between.
+    @Test func concurrentOnIntoAnObserverIsAnAnomaly() {
+        let inside = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let trace = checkingNoLeaks {
+            Trace.record {
+                let observer = AnonymousObserver<Int> { event in
+                    guard case .next(let value) = event else { return }
+                    if value == 1 {
+                        inside.signal()
+                        _ = release.wait(timeout: .now() + 10)
+                    } else {
+                        release.signal()
+                    }
+                }
+                let box = ObserverBox(AnyObserver(observer))
+                Thread.detachNewThread {
+                    box.observer?.onNext(1)
+                    box.observer = nil
+                    done.signal()
+                }
+                inside.wait()
+                observer.onNext(2)
+                done.wait()
+                observer.onCompleted()
+            }
+        }
+        let anomalies = trace.nodes.flatMap { node in node.anomalies.map { (node.type, $0.kind) } }
+        #expect(anomalies.count == 1)
+        #expect(anomalies.first?.0 == "AnonymousObserver")
+        #expect(anomalies.first?.1 == .concurrentOn)
+    }
+
     /// Under a virtual time scheduler, events carry virtual time.
     @Test func eventsCarryVirtualTime() {
         let trace = checkingNoLeaks {

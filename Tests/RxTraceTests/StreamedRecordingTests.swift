@@ -43,12 +43,13 @@ import Testing
             for value in 0..<1000 { subject.onNext(value) }
             // The writer writes at least every 250 ms.
             var lines: [Substring] = []
-            for _ in 0..<40 where !lines.contains(where: { $0.hasPrefix("[\"v\",") && $0.contains(",999,") }) {
+            for _ in 0..<40
+            where !lines.contains(where: { $0.hasPrefix("[\"v\",") && $0.contains(",\"next\",\"1000\",") }) {
                 Thread.sleep(forTimeInterval: 0.05)
                 lines = (try String(contentsOf: url, encoding: .utf8)).split(separator: "\n")
             }
             #expect(lines.first?.hasPrefix("{\"format\":\"rxtrace/2\"") == true)
-            #expect(lines.contains { $0.hasPrefix("[\"v\",") && $0.contains(",999,") })
+            #expect(lines.contains { $0.hasPrefix("[\"v\",") && $0.contains(",\"next\",\"1000\",") })
             #expect(!lines.contains { $0.hasPrefix("[\"end\"") })
             #expect(recorder.currentSeq > 2000)
             d.dispose()
@@ -111,6 +112,45 @@ import Testing
         #expect(scope.steps.map(\.call) == alone.steps.map(\.call))
         #expect(scope.nodes.allSatisfy { node in decoded.document.nodes.contains(node) })
         #expect(Set(scope.steps).isSubset(of: Set(decoded.document.steps)))
+    }
+
+    /// `RXTRACE_MAX_MB`: the file stays near the bound, the oldest part dropped and counted,
+    /// the subscriptions still alive kept.
+    @Test func maxMegabytesDropsTheOldestPart() throws {
+        let url = temporaryTrace()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let limit = 0.05 // MB
+        var largest = 0
+        try checkingNoLeaks {
+            try #require(
+                TraceAutostart.start(environment: [
+                    "RXTRACE": url.path, "RXTRACE_MAX_MB": String(limit),
+                ]) != nil)
+            defer { TraceAutostart.finish() }
+            let subject = PublishSubject<Int>()
+            let d = subject.map { $0 + 1 }.subscribe(onNext: { _ in })
+            for round in 0..<6 {
+                for value in 0..<400 { subject.onNext(round * 1000 + value) }
+                Thread.sleep(forTimeInterval: 0.3)
+                largest = max(
+                    largest, (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0)
+            }
+            subject.onNext(424_242)
+            d.dispose()
+        }
+        // One write (here a round: 400 elements, about 60 KB) may go past the bound.
+        #expect(largest < Int(limit * 1_048_576) + 100_000, "\(largest) bytes")
+        let trace = try TraceDocument.read(from: url)
+        #expect(trace.meta["segment"].flatMap { Int($0) } ?? 0 >= 2)
+        #expect(trace.dropped.steps > 1000 && trace.dropped.events > 1000)
+        #expect(trace.meta["cut"] == nil)
+        // The live subscription's nodes came along into each new segment.
+        let types = Set(trace.nodes.map(\.type))
+        #expect(types.isSuperset(of: ["PublishSubject", "MapSink", "AnonymousObserver"]))
+        #expect(trace.events.contains { $0.value == "424243" })
+        #expect(!trace.events.contains { $0.value == "1" })
+        #expect(TraceAutostart.maxBytes(from: ["RXTRACE_MAX_MB": "1.5"]) == 1_572_864)
+        #expect(TraceAutostart.maxBytes(from: ["RXTRACE_MAX_MB": "-1"]) == nil)
     }
 
     @Test func anUnwritablePathIsOneLineAndNoRecording() {

@@ -12,9 +12,9 @@
 // footprint can only be the core's or the recorder's.
 //
 // Phases: that pipeline with tracing off; a fresh inner per element (flatMap { just }), tracing
-// off, so every subscription is made and released millions of times; the first pipeline again
-// with a TraceRecorder installed. The traced phase runs last: what the recorder holds would
-// otherwise sit under the phases after it.
+// off, so every subscription is made and released millions of times; the first pipeline again,
+// recorded as RXTRACE records (streamed to a temporary file, removed afterwards). The traced
+// phase runs last, so what the recorder holds sits under no other phase.
 //
 // Flat means: the straight line fitted (least squares) to resident memory against events over
 // the second half of the phase rises by less than `flatLimitMB` over that half. The first half
@@ -24,6 +24,7 @@
 import Dispatch
 import Foundation
 import RxCore
+import Synchronization
 
 let total = max(10_000, CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000_000)
 let feeders = 4
@@ -35,6 +36,9 @@ let window = 32
 let sampleCount = 20
 /// Most the fitted line may rise over the second half of a phase.
 let flatLimitMB = 4.0
+/// A phase whose resident memory passes this is stopped there (and fails): the soak is not to
+/// take a shared machine's memory.
+let memoryCapMB = 2048.0
 
 /// Resident memory now, in MB (`/proc/self/statm`, pages × page size).
 func residentMB() -> Double {
@@ -61,19 +65,22 @@ struct Sample {
 /// What one phase measured.
 struct PhaseResult {
     var name: String
-    /// Whether the phase must stay flat for the soak to pass.
-    var checked: Bool
     var eventsPerSecond: Double
     /// Events per second of CPU time, all threads together.
     var eventsPerCPUSecond: Double
     var samples: [Sample]
     var peak: Double
+    /// Events delivered when the phase was stopped for passing `memoryCapMB` (nil: it ran to the end).
+    var stoppedAt: Int?
     /// Core objects still alive once everything the phase made was let go (RxSwift's `Resources.total`).
     var liveAfter: Int32
 
+    /// Events the phase ran.
+    var events: Int { stoppedAt ?? total }
+
     /// Slope of the least-squares line through the samples of the second half, bytes per event.
     var bytesPerEvent: Double {
-        let tail = samples.filter { $0.events * 2 >= total }
+        let tail = samples.filter { $0.events * 2 >= events }
         guard tail.count > 1 else { return 0 }
         let n = Double(tail.count)
         let meanX = tail.reduce(0) { $0 + Double($1.events) } / n
@@ -89,9 +96,9 @@ struct PhaseResult {
     }
 
     /// How far that line rises over the second half, in MB.
-    var secondHalfGrowthMB: Double { bytesPerEvent * Double(total) / 2 / 1_048_576 }
+    var secondHalfGrowthMB: Double { bytesPerEvent * Double(events) / 2 / 1_048_576 }
 
-    var isFlat: Bool { secondHalfGrowthMB < flatLimitMB }
+    var isFlat: Bool { stoppedAt == nil && secondHalfGrowthMB < flatLimitMB }
 }
 
 /// Counts on the consumer queue, samples memory, and lets the feeders go on.
@@ -105,6 +112,10 @@ final class Consumer: @unchecked Sendable {
     // below the value it was made with, and the last credits are never all given back.
     let credit = DispatchSemaphore(value: 0)
     let finished = DispatchSemaphore(value: 0)
+    /// Set when memory passed `memoryCapMB`: the feeders stop.
+    let stopped = Atomic<Bool>(false)
+    /// Events delivered when `stopped` was set; read after `finished`.
+    private(set) var stoppedAt: Int?
 
     init(name: String, expected: Int) {
         self.name = name
@@ -115,14 +126,21 @@ final class Consumer: @unchecked Sendable {
     func receive() {
         received += 1
         if received % batch == 0 { credit.signal() }
-        if received % 100_000 == 0 { peak = max(peak, residentMB()) }
+        if received % 100_000 == 0 {
+            peak = max(peak, residentMB())
+            if peak > memoryCapMB && stoppedAt == nil {
+                stoppedAt = received
+                stopped.store(true, ordering: .releasing)
+                finished.signal()
+            }
+        }
         if received % (expected / sampleCount) == 0 && samples.count < sampleCount {
             let sample = Sample(events: received, residentMB: residentMB())
             samples.append(sample)
             FileHandle.standardError.write(
                 Data("  \(name): \(received) events, \(String(format: "%.1f", sample.residentMB)) MB\n".utf8))
         }
-        if received == expected { finished.signal() }
+        if received == expected && stoppedAt == nil { finished.signal() }
     }
 }
 
@@ -144,7 +162,10 @@ func run(
     DispatchQueue.concurrentPerform(iterations: feeders) { feeder in
         let share = total / feeders + (feeder < total % feeders ? 1 : 0)
         for i in 0..<share {
-            if i % batch == 0 { consumer.credit.wait() }
+            if i % batch == 0 {
+                if consumer.stopped.load(ordering: .acquiring) { break }
+                consumer.credit.wait()
+            }
             subjects[feeder].onNext(i)
         }
     }
@@ -156,7 +177,7 @@ func run(
 }
 
 func phase(
-    _ name: String, checked: Bool = true, _ build: ([PublishSubject<Int>]) -> Observable<Int>
+    _ name: String, _ build: ([PublishSubject<Int>]) -> Observable<Int>
 ) -> PhaseResult {
     let baseline = Resources.total
     let (consumer, seconds, cpuSeconds) = run(name, build)
@@ -171,9 +192,10 @@ func phase(
         print("    alive: \(left)")
     }
     return PhaseResult(
-        name: name, checked: checked, eventsPerSecond: Double(total) / seconds,
-        eventsPerCPUSecond: Double(total) / cpuSeconds, samples: consumer.samples,
-        peak: max(consumer.peak, consumer.samples.map(\.residentMB).max() ?? 0), liveAfter: liveAfter - baseline)
+        name: name, eventsPerSecond: Double(consumer.stoppedAt ?? total) / seconds,
+        eventsPerCPUSecond: Double(consumer.stoppedAt ?? total) / cpuSeconds, samples: consumer.samples,
+        peak: max(consumer.peak, consumer.samples.map(\.residentMB).max() ?? 0), stoppedAt: consumer.stoppedAt,
+        liveAfter: liveAfter - baseline)
 }
 
 /// flatMap over the four subjects (long-lived inners), merged, mapped, filtered: every event kept.
@@ -199,6 +221,9 @@ func report(_ result: PhaseResult) {
             result.eventsPerSecond / 1e6, result.eventsPerCPUSecond / 1e6, result.peak, result.bytesPerEvent,
             result.secondHalfGrowthMB))
     print("    resident MB at each tenth: \(tenths)")
+    if let stoppedAt = result.stoppedAt {
+        print("    stopped after \(stoppedAt) events: resident memory passed \(Int(memoryCapMB)) MB")
+    }
     print("    core objects left alive afterwards: \(result.liveAfter)")
 }
 
@@ -212,17 +237,36 @@ report(results.last!)
 results.append(phase("flatMap { just } per element, tracing off", innerPerElement))
 report(results.last!)
 
-// Bounded rings, but the recorder keeps a node for every object it was told about, one per
-// observe(on:) delivery here: not flat until a recording can let finished nodes go.
-let recorder = TraceRecorder(options: TraceRecorder.Options())
-Tracing.tracer = recorder
-results.append(phase("flatMap/merge, tracing on (1M-entry rings)", checked: false, longLivedInners))
-Tracing.tracer = nil
+// Streamed, as RXTRACE records: the recorder keeps records only until its writer has appended
+// them to the file, and a node only until it is deinitialized and written.
+let tracePath = FileManager.default.temporaryDirectory.appendingPathComponent("soak-\(getpid()).rxtrace").path
+guard let recorder = TraceAutostart.start(environment: ["RXTRACE": tracePath]) else {
+    print("error: could not start a streamed recording into \(tracePath)")
+    exit(1)
+}
+results.append(phase("flatMap/merge, tracing on (RXTRACE streamed)", longLivedInners))
+let nodesHeld = recorder.nodesHeld
+let finished = TraceAutostart.finish()
+let traceBytes = (try? FileManager.default.attributesOfItem(atPath: tracePath)[.size] as? Int) ?? 0
+try? FileManager.default.removeItem(atPath: tracePath)
 report(results.last!)
-print("    recorder: \(recorder.nodeCount) nodes (not checked: the recorder keeps every node)")
+print(
+    "    recorder: \(recorder.nodeCount) nodes made, \(nodesHeld) held at the end; trace "
+        + String(
+            format: "%.0f MB, %.0f bytes/event", Double(traceBytes) / 1_048_576,
+            Double(traceBytes) / Double(results.last!.events)))
+if finished == nil {
+    print("error: the streamed trace could not be finished")
+    exit(1)
+}
 
 var failed = false
-for result in results where result.checked && !result.isFlat {
+for result in results where !result.isFlat {
+    if let stoppedAt = result.stoppedAt {
+        print("error: memory passed \(Int(memoryCapMB)) MB after \(stoppedAt) events of \(result.name)")
+        failed = true
+        continue
+    }
     let growth = String(format: "%+.1f MB over the second half (limit %.0f MB)", result.secondHalfGrowthMB, flatLimitMB)
     print("error: memory grew during \(result.name): \(growth)")
     failed = true

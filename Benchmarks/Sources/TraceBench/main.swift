@@ -5,6 +5,10 @@
 //                       (RXANATOMY_NO_TRACE=1, its own scratch path): target ≤ 1.05
 //   on / off            a TraceRecorder recording every step and event against tracing off:
 //                       target ≤ 10, with memory bounded by the rings
+//   --threaded          a multi-threaded program (Threaded.swift) run as a child process,
+//                       untraced and under RXTRACE: traced / untraced for events and for
+//                       subscribe/dispose, wall time including exit, exit pause, peak memory,
+//                       trace size, bytes per record: targets ≤ 5×, ≤ 0.5 s, ≤ 200 MB
 //
 // Usage (release):
 //   RXANATOMY_NO_TRACE=1 swift build -c release --product TraceBench --scratch-path .build-notrace
@@ -85,6 +89,20 @@ func measureOn(options: TraceRecorder.Options = TraceRecorder.Options()) -> (ns:
 
 let arguments = CommandLine.arguments
 let perRound = 3
+
+if arguments.contains("--threaded-child") {
+    runThreadedChild()
+    exit(0)
+}
+if arguments.contains("--threaded") {
+    // RXTRACE_FORMAT values to compare with the untraced run (--formats 2,1).
+    let formats =
+        arguments.firstIndex(of: "--formats").flatMap { index in
+            index + 1 < arguments.count ? arguments[index + 1].split(separator: ",").map(String.init) : nil
+        } ?? ["2"]
+    runThreadedComparison(rounds: 3, formats: formats)
+    exit(0)
+}
 
 /// Best of `perRound` passes with tracing off.
 func bestOff() -> Double {

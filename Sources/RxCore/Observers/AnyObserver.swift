@@ -8,6 +8,8 @@ public struct AnyObserver<Element>: ObserverType, TraceStandIn {
     let targetTraceID: UInt64
     /// Whether that observer records its own events.
     let targetRecordsEvents: Bool
+    /// Whether that observer checks its own `on` calls for overlaps.
+    let targetChecksOwnOn: Bool
 
     /// An observer that calls `eventHandler`.
     public init(eventHandler: @escaping EventHandler) {
@@ -15,6 +17,7 @@ public struct AnyObserver<Element>: ObserverType, TraceStandIn {
         self.next = { eventHandler(.next($0)) }
         self.targetTraceID = 0
         self.targetRecordsEvents = false
+        self.targetChecksOwnOn = false
     }
 
     /// An observer that forwards to `observer`.
@@ -24,14 +27,17 @@ public struct AnyObserver<Element>: ObserverType, TraceStandIn {
         if Tracing.isOn {
             self.targetTraceID = traceNodeID(of: observer)
             self.targetRecordsEvents = traceRecordsOwnEvents(observer)
+            self.targetChecksOwnOn = traceChecksOwnOn(observer)
         } else {
             self.targetTraceID = 0
             self.targetRecordsEvents = false
+            self.targetChecksOwnOn = false
         }
     }
 
     var traceTargetID: UInt64 { targetTraceID }
     var traceTargetRecordsOwnEvents: Bool { targetRecordsEvents }
+    var traceTargetChecksOwnOn: Bool { targetChecksOwnOn }
 
     public func on(_ event: Event<Element>) {
         observer(event)

@@ -1,14 +1,21 @@
+/// An observer checks its own `on` calls for overlaps (`TraceHop`), wherever they come from.
+extension ObserverBase: TraceSelfChecking {}
+
 extension ObserverBase {
     /// `onNext` of an observer born while tracing: the steps `on` and `onCore` and the event,
-    /// or an `eventAfterTermination` anomaly once stopped.
+    /// or an `eventAfterTermination` anomaly once stopped; an `onNext` that starts while another
+    /// `on` is under way is reported (`reentrantOn`, `concurrentOn`).
     @inline(never)
     final func tracedOnNext(_ element: Element) {
         if isStopped { return traceLateNext(element) }
+        var entered = false
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
             guard Tracing.isOn, Tracing.refresh(local) else { return }
             TraceHook.observedNext(local, node: traceID, element: element)
+            entered = trace?.begin(local, next: element) ?? false
         }
         onNextCore(element)
+        trace?.end(entered)
     }
 
     /// The stop events of `on` for an observer born while tracing.
@@ -16,7 +23,9 @@ extension ObserverBase {
     final func tracedStop(_ event: Event<Element>) {
         guard stop() else { return traceLate(event) }
         Tracing.active?.observed(node: traceID, event: event)
+        let entered = Tracing.isOn && trace?.begin(TraceLocal.current, event) == true
         onCore(event)
+        trace?.end(entered)
     }
 
     /// `onCompleted` of an observer born while tracing.
@@ -24,7 +33,9 @@ extension ObserverBase {
     final func tracedOnCompleted() {
         guard stop() else { return traceLate(.completed) }
         Tracing.active?.observed(node: traceID, event: Event<Element>.completed)
+        let entered = Tracing.isOn && trace?.begin(TraceLocal.current, Event<Element>.completed) == true
         onCompletedCore()
+        trace?.end(entered)
     }
 
     // Out of line: `tracedOnNext` never sets up the `Event` made here (docs/architecture.md).

@@ -1,29 +1,36 @@
 import Synchronization
 
 /// A traced hop into an observer, shared by every traced delivery: a sink's `forwardOn` into
-/// its observer (the sink's trace state, made only while tracing) and a subject's delivery to
-/// one subscriber. It names both ends, records nothing itself (the callers record the step and
-/// the event, each in the shape its recorder keeps), and `deliver` does what surrounds the call
-/// into the observer: the run context and the check for overlapping `on` calls.
+/// its observer (the sink's trace state, made only while tracing), a subject's delivery to one
+/// subscriber, and an observer's own `on` (`ObserverBase`). It names both ends, records nothing
+/// itself (the callers record the step and the event, each in the shape its recorder keeps), and
+/// `deliver` does what surrounds the call into the observer: the run context and `begin`/`end`,
+/// the one check for overlapping `on` calls.
 final class TraceHop {
-    /// The node that delivers (a sink, a subject).
+    /// The node that delivers (a sink, a subject; the observer itself for its own `on`).
     let node: UInt64
     /// The node delivered to (0 when the observer is not one).
     let target: UInt64
     /// False when the observer records the events it receives itself (`TraceSelfRecording`).
     let recordsEvent: Bool
-    /// The node whose call site nodes born during a delivery take.
+    /// The node whose call site nodes born during a delivery take (0: none; a subject's hop
+    /// into an observer that is not a node lends none).
     private let receiver: UInt64
+    /// The node an overlapping delivery is reported on: the target, or the sender when the
+    /// target is not a node.
+    private let overlapNode: UInt64
     /// Whether a delivery that starts while another is under way is reported as `reentrantOn`
     /// or `concurrentOn` on the receiver.
     private let checksOverlap: Bool
+    private let sender: Sender
     /// The thread inside `deliver` (0: none), as the address of its `TraceLocal`.
     private let delivering = Atomic<UInt>(0)
 
-    /// Who delivers, which decides two things. A sink's hop checks for overlapping deliveries,
-    /// and lends its own call site when the observer is not a node. A subject's hop does neither:
-    /// a subscriber that re-enters through a sink is reported once, at the sink's hop.
-    enum Sender { case sink, subject }
+    /// Who delivers. Each `on` call is checked once, by whoever sees it last: an observer that
+    /// checks its own `on` (`ObserverBase`) does, and a hop into it does not; a sink's hop checks
+    /// anything else it delivers to; a subject's hop checks an observer that is not a node (one
+    /// that is, a sink, checks what it forwards at its own hop).
+    enum Sender { case sink, subject, observer }
 
     init(node: UInt64, observer: Any, sender: Sender) {
         let target = traceNodeID(of: observer)
@@ -31,7 +38,20 @@ final class TraceHop {
         self.target = target
         self.recordsEvent = !traceRecordsOwnEvents(observer)
         self.receiver = sender == .sink && target == 0 ? node : target
-        self.checksOverlap = sender == .sink
+        self.overlapNode = target == 0 ? node : target
+        self.sender = sender
+        self.checksOverlap = !traceChecksOwnOn(observer) && (sender == .sink || target == 0)
+    }
+
+    /// The hop of an observer's own `on` calls (`ObserverBase`, born while tracing).
+    init(observer node: UInt64) {
+        self.node = node
+        self.target = node
+        self.recordsEvent = false
+        self.receiver = node
+        self.overlapNode = node
+        self.sender = .observer
+        self.checksOverlap = true
     }
 
     /// A sink born while tracing (`Sink.init`): counts it, makes it a node with its `run` edge
@@ -52,21 +72,44 @@ final class TraceHop {
     /// `observer.onNext(element)` as a traced delivery.
     @inline(__always)
     func deliver<Observer: ObserverType>(_ local: TraceLocal, _ element: Observer.Element, to observer: Observer) {
-        let entered = checksOverlap && enter(local)
-        if checksOverlap && !entered { overlapped(local, element) }
+        let entered = begin(local, next: element)
         RunContext.pushDelivery(local, receiver: receiver, sender: node, target: target)
         observer.onNext(element)
         RunContext.pop(local)
-        if entered { delivering.store(0, ordering: .relaxed) }
+        end(entered)
     }
 
     /// `observer.on(event)` as a traced delivery.
     func deliver<Observer: ObserverType>(_ local: TraceLocal, _ event: Event<Observer.Element>, to observer: Observer) {
-        let entered = checksOverlap && enter(local)
-        if checksOverlap && !entered { overlapped(local, event.debugDescription) }
+        let entered = begin(local, event)
         RunContext.pushDelivery(local, receiver: receiver, sender: node, target: target)
         observer.on(event)
         RunContext.pop(local)
+        end(entered)
+    }
+
+    /// Marks a delivery of `element` as under way, reporting it when another one already is;
+    /// true when this call set the mark (and must `end` it).
+    @inline(__always)
+    func begin<Element>(_ local: TraceLocal, next element: Element) -> Bool {
+        guard checksOverlap else { return false }
+        if enter(local) { return true }
+        overlapped(local, element)
+        return false
+    }
+
+    /// `begin` for a whole event.
+    @inline(__always)
+    func begin<Element>(_ local: TraceLocal, _ event: Event<Element>) -> Bool {
+        guard checksOverlap else { return false }
+        if enter(local) { return true }
+        overlapped(local, event.debugDescription)
+        return false
+    }
+
+    /// Ends the delivery `begin` marked (when it returned true).
+    @inline(__always)
+    func end(_ entered: Bool) {
         if entered { delivering.store(0, ordering: .relaxed) }
     }
 
@@ -99,14 +142,19 @@ final class TraceHop {
     @inline(never)
     private func overlapped(_ local: TraceLocal, _ event: String) {
         guard let tracer = Tracing.active else { return }
-        let sink = "(from sink \(Tracing.displayID(node)))"
+        let via: String
+        switch sender {
+        case .sink: via = " (from sink \(Tracing.displayID(node)))"
+        case .subject: via = " (from subject \(Tracing.displayID(node)))"
+        case .observer: via = ""
+        }
         if delivering.load(ordering: .relaxed) == Self.thread(local) {
             tracer.anomaly(
-                node: receiver, .reentrantOn, detail: "\(event) sent while delivering an earlier event \(sink)")
+                node: overlapNode, .reentrantOn, detail: "\(event) sent while delivering an earlier event\(via)")
         } else {
             tracer.anomaly(
-                node: receiver, .concurrentOn,
-                detail: "\(event) sent from another thread while one was delivering \(sink)")
+                node: overlapNode, .concurrentOn,
+                detail: "\(event) sent from another thread while one was delivering\(via)")
         }
     }
 }

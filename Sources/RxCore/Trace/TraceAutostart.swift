@@ -27,6 +27,8 @@ nonisolated(unsafe) private var signalPipe: Int32 = -1
 /// - `RXTRACE_RING=N` — capacity of the step ring and of the event ring (default 1,000,000 each;
 ///   `RXTRACE_FORMAT=1` only: a streamed recording keeps no ring).
 /// - `RXTRACE_FORMAT=1|2` — `rxtrace/1` written at exit, or `rxtrace/2` streamed (default).
+/// - `RXTRACE_MAX_MB=N` — streamed: when the file reaches N MB, its oldest part is dropped
+///   (the file starts again with the nodes still alive and a `drop` line saying what went).
 public enum TraceAutostart {
     private struct Running {
         var recorder: TraceRecorder
@@ -59,7 +61,7 @@ public enum TraceAutostart {
     static let once: Void = {
         guard let path = getenv("RXTRACE").map({ String(cString: $0) }), !path.isEmpty else { return }
         var environment: [String: String] = ["RXTRACE": path]
-        for name in ["RXTRACE_KEEP", "RXTRACE_RING", "RXTRACE_FORMAT"] {
+        for name in ["RXTRACE_KEEP", "RXTRACE_RING", "RXTRACE_FORMAT", "RXTRACE_MAX_MB"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
         if start(environment: environment) != nil {
@@ -79,6 +81,18 @@ public enum TraceAutostart {
             warn("RXTRACE_FORMAT=\(value) is not 1 or 2; writing \(defaultFormat.rawValue)")
             return defaultFormat
         }
+    }
+
+    /// `RXTRACE_MAX_MB` in bytes (nil: unset, or not a positive number, said in one line).
+    public static func maxBytes(from environment: [String: String]) -> Int? {
+        guard let value = environment["RXTRACE_MAX_MB"], !value.isEmpty else { return nil }
+        guard let megabytes = Double(value.replacingOccurrences(of: "_", with: "")), megabytes > 0,
+            megabytes < Double(Int.max >> 21)
+        else {
+            warn("RXTRACE_MAX_MB=\(value) is not a positive number of megabytes; the trace is not bounded")
+            return nil
+        }
+        return Int(megabytes * 1_048_576)
     }
 
     /// SIGINT and SIGTERM (when the program left them at their default): the trace is finished
@@ -153,7 +167,8 @@ public enum TraceAutostart {
             }
             let recorder = TraceRecorder(options: options, streamed: true)
             let meta = recorder.meta(["arguments": CommandLine.arguments.joined(separator: " ")])
-            switch TraceStreamWriter.create(path: url.path, recorder: recorder, meta: meta) {
+            let maxBytes = maxBytes(from: environment)
+            switch TraceStreamWriter.create(path: url.path, recorder: recorder, meta: meta, maxBytes: maxBytes) {
             case .failure(let error):
                 warn(error.reason)
                 return nil

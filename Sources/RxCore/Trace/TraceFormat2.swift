@@ -134,6 +134,44 @@ package struct TraceLineEncoder {
         endRecord()
     }
 
+    /// A hop's step (`on`, `forwardOn`, `onCore`) as the streamed writer writes it: strings
+    /// interned already (`callID`, `threadID`), the detail (`next(value)`, `error(value)`,
+    /// `completed`) written in place without making it a string first.
+    package mutating func step(
+        seq: UInt64, from: UInt64, to: UInt64, callID: Int, event kind: TraceEventKind, value: String?,
+        threadID: Int
+    ) {
+        append("[\"c\",")
+        appendUInt(seq)
+        comma()
+        appendUInt(from)
+        comma()
+        appendUInt(to)
+        comma()
+        appendUInt(UInt64(callID))
+        comma()
+        switch kind {
+        case .completed: append("\"completed\"")
+        case .next, .error:
+            append(kind == .next ? "\"next(" : "\"error(")
+            if let value { appendEscaped(value) }
+            append(")\"")
+        }
+        comma()
+        appendUInt(UInt64(threadID))
+        endRecord()
+    }
+
+    /// An event as the streamed writer writes it: value in place, thread interned already.
+    package mutating func event(
+        seq: UInt64, node: UInt64, kind: TraceEventKind, inlineValue value: String?, nanoseconds: UInt64,
+        threadID: Int
+    ) {
+        eventStart(seq: seq, node: node, kind: kind, value: value.map { .text($0) })
+        appendNanoseconds(nanoseconds)
+        eventEnd(virtual: false, thread: threadID)
+    }
+
     /// `["v", seq, node, kind, value, time, virtual, thread]`, `time` a number of seconds.
     package mutating func event(
         seq: UInt64, node: UInt64, kind: TraceEventKind, value: String?, time: Double, virtual: Bool, thread: String?
@@ -389,6 +427,12 @@ package struct TraceLineEncoder {
     /// `text` as a JSON string literal: `"`, `\` and control characters escaped.
     package mutating func appendQuoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        appendEscaped(text)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `text`'s bytes, escaped for a JSON string literal (without the quotes).
+    package mutating func appendEscaped(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
             var start = 0
@@ -413,7 +457,6 @@ package struct TraceLineEncoder {
             }
             if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)

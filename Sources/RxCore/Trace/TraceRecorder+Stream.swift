@@ -103,12 +103,16 @@ extension TraceRecorder {
         var resources: [ResourceRecord] = []
         /// How many nodes the recorder still holds.
         var nodesHeld = 0
+        /// The nodes held at the end of the batch, when asked for (a new segment's).
+        var live: [(id: UInt64, node: NodeRecord)] = []
+        /// The edges between those nodes, but for the batch's own.
+        var liveEdges: [TraceEdge] = []
     }
 
     /// Takes everything recorded and not yet written: the pending records, and what the threads'
     /// buffers hold beyond what was taken before (read in place: their threads keep appending).
     /// Nodes deinitialized leave the table (unless a scope is open).
-    func takeBatch() -> StreamBatch {
+    func takeBatch(live: Bool = false) -> StreamBatch {
         var batch = StreamBatch()
         state.withLock { state in
             guard var stream = state.stream else { return }
@@ -148,6 +152,14 @@ extension TraceRecorder {
             }
             stream.woken = false
             batch.nodesHeld = state.nodes.held
+            if live {
+                batch.live = state.nodes.entries().map { (id: UInt64($0.offset + 1), node: $0.element) }
+                let ids = Set(batch.live.map(\.id))
+                let own = Set(batch.edges)
+                batch.liveEdges = state.edgeSet.filter { edge in
+                    ids.contains(edge.from) && ids.contains(edge.to) && !own.contains(edge)
+                }
+            }
             state.stream = stream
         }
         return batch

@@ -20,23 +20,32 @@ final class TraceStreamWriter: @unchecked Sendable {
 
     let recorder: TraceRecorder
     let path: String
+    /// `RXTRACE_MAX_MB` in bytes: past it, the next write starts a new segment.
+    let maxBytes: Int?
+    private let meta: [String: String]
+    /// What the current segment holds, for the `drop` line when it is let go.
+    private var segment = SegmentCounts()
+    private var segments = 0
+
+    struct SegmentCounts {
+        var steps = 0, events = 0, resources = 0, nodes = 0, bytes = 0
+    }
     /// Guards everything below: the writer thread and `finish` take turns.
     private let io = Mutex<Void>(())
     private var file: Int32
     private var encoder = TraceLineEncoder(capacity: 1 << 20)
     private var threadNames: [UInt32: String] = [:]
+    /// Interned ids of the current segment, by thread and by call (no string hashing per record).
+    private var threadIDs: [UInt32: Int] = [:]
+    private var callIDs: [TraceCall: Int] = [:]
     private var finished = false
     private var failure: String?
     private let stopping = Atomic<Bool>(false)
-    /// Bytes written so far.
-    private(set) var bytesWritten = 0
-    /// Steps and events written so far.
-    private(set) var recordsWritten = 0
 
     /// Opens (creates or truncates) `path` and writes the header; nil, with the reason, when
     /// the file cannot be opened.
     static func create(
-        path: String, recorder: TraceRecorder, meta: [String: String]
+        path: String, recorder: TraceRecorder, meta: [String: String], maxBytes: Int? = nil
     ) -> Result<
         TraceStreamWriter, TraceStreamError
     > {
@@ -44,7 +53,7 @@ final class TraceStreamWriter: @unchecked Sendable {
         guard file >= 0 else {
             return .failure(TraceStreamError(reason: "cannot write \(path): \(String(cString: strerror(errno)))"))
         }
-        let writer = TraceStreamWriter(file: file, path: path, recorder: recorder)
+        let writer = TraceStreamWriter(file: file, path: path, recorder: recorder, meta: meta, maxBytes: maxBytes)
         writer.io.withLock { _ in
             writer.encoder.header(meta: meta)
             writer.writeOut()
@@ -52,10 +61,12 @@ final class TraceStreamWriter: @unchecked Sendable {
         return .success(writer)
     }
 
-    private init(file: Int32, path: String, recorder: TraceRecorder) {
+    private init(file: Int32, path: String, recorder: TraceRecorder, meta: [String: String], maxBytes: Int?) {
         self.file = file
         self.path = path
         self.recorder = recorder
+        self.meta = meta
+        self.maxBytes = maxBytes
     }
 
     /// Starts the writing thread.
@@ -95,13 +106,14 @@ final class TraceStreamWriter: @unchecked Sendable {
 
     /// Takes a batch from the recorder, encodes it and writes it (under `io`).
     private func writeBatch() {
-        let batch = recorder.takeBatch()
+        let full = maxBytes.map { segment.bytes >= $0 } ?? false
+        let batch = recorder.takeBatch(live: full)
+        if full { startSegment(carrying: batch) }
         for op in batch.ops {
             switch op {
             case .node(let id, let node):
-                encoder.node(
-                    id: id, kind: node.kind.rawValue, type: node.type, callSite: node.callSite?.description,
-                    fileID: node.callSite?.fileID, created: node.created, thread: threadName(node.thread))
+                writeNode(id, node)
+                segment.nodes += 1
             case .mark(let mark, let id, let seq): encoder.mark(mark, node: id, seq: seq)
             case .anomaly(let id, let anomaly):
                 encoder.anomaly(node: id, kind: anomaly.kind.rawValue, seq: anomaly.seq, detail: anomaly.detail)
@@ -123,31 +135,102 @@ final class TraceStreamWriter: @unchecked Sendable {
                 }
                 encoder.resources(seq: sample.seq, total: total, byType: byType.sorted { $0.key < $1.key })
             }
+            segment.resources += batch.resources.count
         }
         writeOut()
+    }
+
+    private func writeNode(_ id: UInt64, _ node: TraceRecorder.NodeRecord) {
+        encoder.node(
+            id: id, kind: node.kind.rawValue, type: node.type, callSite: node.callSite?.description,
+            fileID: node.callSite?.fileID, created: node.created, thread: threadName(node.thread))
+    }
+
+    /// `RXTRACE_MAX_MB` reached: the file is replaced by a new segment (written beside it, then
+    /// renamed over it) holding the header, a `drop` line saying what the old one held, and
+    /// the nodes still alive as they are now (born before `batch`, whose own `n` lines follow);
+    /// strings are interned again as they are used.
+    private func startSegment(carrying batch: TraceRecorder.StreamBatch) {
+        writeOut()
+        guard failure == nil else { return }
+        let temporary = path + ".segment.tmp"
+        let next = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard next >= 0 else {
+            failure = "cannot write \(temporary): \(String(cString: strerror(errno)))"
+            return
+        }
+        var bornInBatch = Set<UInt64>()
+        for case .node(let id, _) in batch.ops { bornInBatch.insert(id) }
+        let carried = batch.live.filter { !bornInBatch.contains($0.id) }
+        segments += 1
+        encoder.resetStrings()
+        threadIDs.removeAll()
+        callIDs.removeAll()
+        var meta = self.meta
+        meta["segment"] = String(segments)
+        encoder.header(meta: meta)
+        encoder.drop(
+            steps: segment.steps, events: segment.events, resources: segment.resources,
+            nodes: max(0, segment.nodes - carried.count), bytes: segment.bytes, reason: "RXTRACE_MAX_MB")
+        for (id, node) in carried {
+            writeNode(id, node)
+            for anomaly in node.anomalies {
+                encoder.anomaly(node: id, kind: anomaly.kind.rawValue, seq: anomaly.seq, detail: anomaly.detail)
+            }
+            if let seq = node.terminated { encoder.mark(.terminated, node: id, seq: seq) }
+            if let seq = node.disposed { encoder.mark(.disposed, node: id, seq: seq) }
+        }
+        for edge in batch.liveEdges { encoder.edge(from: edge.from, to: edge.to, relation: edge.relation.rawValue) }
+        close(file)
+        file = next
+        segment = SegmentCounts(nodes: carried.count)
+        writeOut()
+        if rename(temporary, path) != 0 {
+            failure = "cannot replace \(path): \(String(cString: strerror(errno)))"
+        }
     }
 
     /// A record's steps and events as `c` and `v` lines.
     private func encode(_ record: TraceRecord, texts: [UInt64: String]) {
         let value = recorder.describe(record, texts: texts)
-        let thread = threadName(record.thread)
+        let threadID: Int
+        if let id = threadIDs[record.thread] {
+            threadID = id
+        } else {
+            threadID = encoder.intern(threadName(record.thread))
+            threadIDs[record.thread] = threadID
+        }
         record.forEachStep { seq, call, from, to in
-            let detail = record.shape == .step ? value : TraceEventKind.describe(record.kind, value)
-            encoder.step(
-                seq: seq, from: UInt64(from), to: UInt64(to), call: call.rawValue, detail: detail, thread: thread)
-            recordsWritten += 1
+            if record.shape == .step {
+                // The subscribe flow's details repeat (`CurrentThreadScheduler`): interned.
+                encoder.step(
+                    seq: seq, from: UInt64(from), to: UInt64(to), call: call.rawValue, detail: value,
+                    thread: threadName(record.thread))
+            } else {
+                let callID: Int
+                if let id = callIDs[call] {
+                    callID = id
+                } else {
+                    callID = encoder.intern(call.rawValue)
+                    callIDs[call] = callID
+                }
+                encoder.step(
+                    seq: seq, from: UInt64(from), to: UInt64(to), callID: callID, event: record.kind, value: value,
+                    threadID: threadID)
+            }
+            segment.steps += 1
         }
         record.forEachEvent { seq, node in
             if record.parts.contains(.virtual) {
                 encoder.event(
                     seq: seq, node: UInt64(node), kind: record.kind, value: value,
-                    time: Double(bitPattern: record.time), virtual: true, thread: thread)
+                    time: Double(bitPattern: record.time), virtual: true, thread: threadName(record.thread))
             } else {
                 encoder.event(
-                    seq: seq, node: UInt64(node), kind: record.kind, value: value, nanoseconds: record.time,
-                    thread: thread)
+                    seq: seq, node: UInt64(node), kind: record.kind, inlineValue: value, nanoseconds: record.time,
+                    threadID: threadID)
             }
-            recordsWritten += 1
+            segment.events += 1
         }
     }
 
@@ -175,7 +258,7 @@ final class TraceStreamWriter: @unchecked Sendable {
                 offset += written
             }
         }
-        bytesWritten += bytes.count
+        segment.bytes += bytes.count
     }
 }
 

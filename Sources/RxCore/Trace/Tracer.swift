@@ -412,7 +412,16 @@ public protocol TraceIdentifiable: AnyObject {
 protocol TraceStandIn {
     var traceTargetID: UInt64 { get }
     var traceTargetRecordsOwnEvents: Bool { get }
+    var traceTargetChecksOwnOn: Bool { get }
 }
+
+extension TraceStandIn {
+    var traceTargetChecksOwnOn: Bool { false }
+}
+
+/// Observers that check their own `on` calls for overlaps (`ObserverBase`), so a hop into one
+/// does not check a second time.
+protocol TraceSelfChecking: AnyObject {}
 
 /// Observers that record the events they receive themselves (`ObserverBase`, subjects,
 /// `AnonymousObservableSink`), so `forwardOn` must not record them a second time.
@@ -426,6 +435,13 @@ func traceNodeID(of object: Any) -> UInt64 {
 }
 
 /// Whether events forwarded to `observer` are recorded by `observer` itself.
+func traceChecksOwnOn(_ observer: Any) -> Bool {
+    if observer is TraceSelfChecking { return true }
+    if let standIn = observer as? TraceStandIn { return standIn.traceTargetChecksOwnOn }
+    return false
+}
+
+@inline(__always)
 func traceRecordsOwnEvents(_ observer: Any) -> Bool {
     if observer is TraceSelfRecording { return true }
     if let standIn = observer as? TraceStandIn { return standIn.traceTargetRecordsOwnEvents }
