@@ -49,6 +49,13 @@ let package = Package(
             dependencies: [.product(name: "RxCore", package: "RxAnatomy")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Reading a 100 MB-class trace: rxtrace/2 parse speed, `rxtrace summary` against Python's
+        // json.load of the same trace as rxtrace/1 JSON (see Sources/ReadBench/main.swift).
+        .executableTarget(
+            name: "ReadBench",
+            dependencies: [.product(name: "RxTrace", package: "RxAnatomy")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .executableTarget(
             name: "TraceBench",
             dependencies: [.product(name: "RxCore", package: "RxAnatomy")],

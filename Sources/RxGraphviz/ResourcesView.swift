@@ -122,6 +122,14 @@ struct ResourcesView {
     static func sparkline(_ values: [Int]) -> String {
         let blocks = Array("▁▂▃▄▅▆▇█")
         let top = max(values.max() ?? 0, 1)
-        return String(values.map { blocks[min(blocks.count - 1, $0 * (blocks.count - 1) / top)] })
+        // Counts below zero (a malformed trace: a node gone before it was made) draw as zero;
+        // counts too large to scale in `Int` are scaled in `Double`.
+        return String(
+            values.map { value in
+                let clamped = max(0, value)
+                let (scaled, overflow) = clamped.multipliedReportingOverflow(by: blocks.count - 1)
+                let index = overflow ? Int(Double(clamped) / Double(top) * Double(blocks.count - 1)) : scaled / top
+                return blocks[min(blocks.count - 1, max(0, index))]
+            })
     }
 }

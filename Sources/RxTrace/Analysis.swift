@@ -49,8 +49,11 @@ public struct TraceLeakReport: Sendable, Equatable {
 
     public init(_ document: TraceDocument) {
         let subscriptionKinds: Set<TraceNodeKind> = [.sink, .observer, .scheduled]
-        var byID: [UInt64: TraceNode] = [:]
-        for node in document.nodes { byID[node.id] = node }
+        // Positions, not copies: on a large trace a dictionary of nodes would be most of the memory.
+        var position: [UInt64: Int] = [:]
+        position.reserveCapacity(document.nodes.count)
+        for (index, node) in document.nodes.enumerated() { position[node.id] = index }
+        func byID(_ id: UInt64) -> TraceNode? { position[id].map { document.nodes[$0] } }
 
         func open(_ node: TraceNode) -> Bool {
             node.deinitialized == nil && node.disposed == nil
@@ -77,7 +80,7 @@ public struct TraceLeakReport: Sendable, Equatable {
         // Open sinks, observers and scheduled items whose subscription is still running.
         var leaked = Set<UInt64>()
         for node in document.nodes where subscriptionKinds.contains(node.kind) && open(node) && node.terminated == nil {
-            let fedByFinished = (feeders[node.id] ?? []).contains { byID[$0].map(finished) ?? false }
+            let fedByFinished = (feeders[node.id] ?? []).contains { byID($0).map(finished) ?? false }
             if !fedByFinished { leaked.insert(node.id) }
         }
 
@@ -89,7 +92,7 @@ public struct TraceLeakReport: Sendable, Equatable {
             var result = false
             for child in owned[id] ?? [] {
                 if leaked.contains(child) { result = true; break }
-                if byID[child]?.kind == .disposable, ownsLeak(child, &visiting) { result = true; break }
+                if byID(child)?.kind == .disposable, ownsLeak(child, &visiting) { result = true; break }
             }
             visiting.remove(id)
             memo[id] = result
@@ -104,7 +107,7 @@ public struct TraceLeakReport: Sendable, Equatable {
         var frontier = Array(leakedDisposables)
         while let id = frontier.popLast() {
             for child in owned[id] ?? [] {
-                guard let node = byID[child], node.kind == .disposable, open(node) else { continue }
+                guard let node = byID(child), node.kind == .disposable, open(node) else { continue }
                 if leakedDisposables.insert(child).inserted { frontier.append(child) }
             }
         }
@@ -174,7 +177,7 @@ public struct TraceSummary: Sendable, Equatable, CustomStringConvertible {
 
     /// The summary of a trace read with `TraceDocument.readGraph`: nodes, edges and samples from
     /// `graph`, steps and events from `counts` (the steps and events of `graph` are not counted).
-    public init(graph document: TraceDocument, counts: TraceFlowCounts) {
+    public init(graph document: TraceDocument, counts: TraceFlowCounts, leaks: TraceLeakReport? = nil) {
         nodeCount = document.nodes.count
         nodesByKind = document.nodes.reduce(into: [:]) { $0[$1.kind, default: 0] += 1 }
         nodesByType = document.nodes.reduce(into: [:]) { $0[$1.type, default: 0] += 1 }
@@ -190,7 +193,7 @@ public struct TraceSummary: Sendable, Equatable, CustomStringConvertible {
         peakLive = document.resources.map(\.total).max()
         anomalies = document.nodes.flatMap { node in node.anomalies.map { (node: node, anomaly: $0) } }
             .sorted { $0.anomaly.seq < $1.anomaly.seq }
-        leaks = TraceLeakReport(document)
+        self.leaks = leaks ?? TraceLeakReport(document)
         cutAt = document.meta["cut"].flatMap { $0.hasPrefix("seq ") ? UInt64($0.dropFirst(4)) : nil }
         lastSeq = max(
             document.nodes.map { max($0.created, $0.disposed ?? 0, $0.deinitialized ?? 0, $0.terminated ?? 0) }.max()

@@ -9,7 +9,9 @@ import Foundation
 /// counted in `meta["dangling"]`. In a complete file it is an error.
 public struct TraceDocumentBuilder {
     private var nodes: [TraceNode] = []
-    private var index: [UInt64: Int] = [:]
+    /// Where each node is in `nodes`: ids are small and dense (a counter from 1), so an array
+    /// by id, with a dictionary for ids far above the count.
+    private var index = NodeIndex()
     private var pending: [UInt64: [TraceFileRecord]] = [:]
     private var edges: [TraceEdge] = []
     private var steps: [TraceStep] = []
@@ -34,7 +36,7 @@ public struct TraceDocumentBuilder {
         switch record {
         case .node(let node):
             guard index[node.id] == nil else { throw .invalid(path: path, reason: "node \(node.id) appears twice") }
-            index[node.id] = nodes.count
+            index.insert(node.id, nodes.count)
             nodes.append(node)
             if let waiting = pending.removeValue(forKey: node.id) {
                 for record in waiting { apply(record, to: nodes.count - 1) }
@@ -61,6 +63,14 @@ public struct TraceDocumentBuilder {
         case .anomaly(_, let anomaly): nodes[position].anomalies.append(anomaly)
         default: break
         }
+    }
+
+    /// The nodes by id; no copy when the file had them in order already (one writer thread).
+    private func nodesInIDOrder() -> [TraceNode] {
+        for position in nodes.indices.dropFirst() where nodes[position - 1].id > nodes[position].id {
+            return nodes.sorted { $0.id < $1.id }
+        }
+        return nodes
     }
 
     /// The document, given what the reader found; checks references.
@@ -92,12 +102,35 @@ public struct TraceDocumentBuilder {
         var resources = resources
         resources.sortIfNeeded()
         let document = TraceDocument(
-            meta: meta, nodes: nodes.sorted { $0.id < $1.id }, edges: edges, steps: steps, events: events,
+            meta: meta, nodes: nodesInIDOrder(), edges: edges, steps: steps, events: events,
             resources: resources,
             dropped: DroppedCounts(
                 steps: status.dropped.steps, events: status.dropped.events, resources: status.dropped.resources))
         try document.validate(path: path)
         return document
+    }
+}
+
+/// Node id → position, an array for dense ids and a dictionary for the rest.
+struct NodeIndex {
+    private var dense: [Int32] = []
+    private var sparse: [UInt64: Int] = [:]
+
+    subscript(id: UInt64) -> Int? {
+        if id < UInt64(dense.count), dense[Int(id)] >= 0 { return Int(dense[Int(id)]) }
+        return sparse.isEmpty ? nil : sparse[id]
+    }
+
+    mutating func insert(_ id: UInt64, _ position: Int) {
+        let limit = UInt64(max(1 << 16, position * 4))
+        if id < limit, position < Int(Int32.max) {
+            if id >= UInt64(dense.count) {
+                dense.append(contentsOf: repeatElement(-1, count: Int(id) - dense.count + 1))
+            }
+            dense[Int(id)] = Int32(position)
+        } else {
+            sparse[id] = position
+        }
     }
 }
 

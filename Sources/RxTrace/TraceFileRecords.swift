@@ -7,7 +7,7 @@ import Foundation
 public enum TraceFileRecord: Sendable, Equatable {
     /// A node was born (`disposed`, `deinitialized`, `terminated` and `anomalies` are empty here:
     /// they come as their own records).
-    case node(TraceNode)
+    indirect case node(TraceNode)
     case edge(TraceEdge)
     case step(TraceStep)
     case event(TraceEvent)
@@ -111,7 +111,7 @@ public enum TraceRecordReader {
     /// Reads the file at `url` in chunks, calling `visit` for each record. `progress` gets the
     /// bytes read so far and the file's size, after each chunk of `chunkSize` bytes.
     public static func read(
-        from url: URL, progress: ((Int, Int) -> Void)? = nil, chunkSize: Int = 1 << 22,
+        from url: URL, progress: ((Int, Int) -> Void)? = nil, chunkSize: Int = 1 << 20,
         _ visit: (TraceFileRecord) throws(TraceFileError) -> Void
     ) throws(TraceFileError) -> TraceReadStatus {
         let path = url.path
@@ -232,6 +232,7 @@ public enum TraceRecordReader {
                     return
                 }
                 record = try parseRecord(&cursor)
+                if record != nil { try cursor.finishRecord() }
             } catch {
                 throw .malformed(path: path, line: line, reason: error.reason)
             }
@@ -306,6 +307,7 @@ public enum TraceRecordReader {
                     strings.append(contentsOf: repeatElement(nil, count: Int(id) - strings.count + 1))
                 }
                 strings[Int(id)] = text
+                try cursor.finishRecord()
                 return nil
             case Tag.node:
                 try cursor.nextField()
@@ -530,6 +532,14 @@ struct LineCursor {
         }
         if !required, index < end, bytes[index] == UInt8(ascii: "]") { return false }
         throw LineError(required ? "a field is missing" : "expected ',' or ']', found \(describe(peek))")
+    }
+
+    /// After the fields a reader knows: fields of a later version (skipped), then `]` and
+    /// nothing else on the line.
+    mutating func finishRecord() throws(LineError) {
+        while try nextField(required: false) { try skipValue() }
+        try expect(UInt8(ascii: "]"))
+        try expectEnd()
     }
 
     /// The record's tag, packed (see `TraceRecordReader.Tag`); longer tags give a value no tag has.

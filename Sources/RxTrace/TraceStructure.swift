@@ -32,7 +32,7 @@ package struct TraceStructure {
     }
 
     package let document: TraceDocument
-    package let byID: [UInt64: TraceNode]
+    package let byID: NodeLookup
     /// What was left open (`leaked` is its nodes' ids).
     package let leaks: TraceLeakReport
     package let leaked: Set<UInt64>
@@ -46,8 +46,7 @@ package struct TraceStructure {
 
     package init(_ document: TraceDocument) {
         self.document = document
-        var byID: [UInt64: TraceNode] = [:]
-        for node in document.nodes { byID[node.id] = node }
+        let byID = NodeLookup(document.nodes)
         self.byID = byID
         leaks = TraceLeakReport(document)
         leaked = Set(leaks.nodes.map(\.id))
@@ -278,12 +277,32 @@ public struct TraceSubscriptionInfo: Sendable, Equatable {
 extension Trace {
     /// The top-level subscriptions of a trace, in order of creation.
     public static func subscriptions(in document: TraceDocument) -> [TraceSubscriptionInfo] {
-        let structure = TraceStructure(document)
-        return structure.subscriptions.map {
+        subscriptions(of: TraceStructure(document))
+    }
+
+    package static func subscriptions(of structure: TraceStructure) -> [TraceSubscriptionInfo] {
+        structure.subscriptions.map {
             TraceSubscriptionInfo(
                 number: $0.number, root: structure.byID[$0.root]!, nodeCount: $0.allNodes.count,
                 innerCount: $0.inner.count)
         }
+    }
+}
+
+/// A node by id, without copying the nodes: their positions in the document's array (on a large
+/// trace a dictionary of node copies would hold most of the memory).
+package struct NodeLookup {
+    private let nodes: [TraceNode]
+    private var position: [UInt64: Int] = [:]
+
+    init(_ nodes: [TraceNode]) {
+        self.nodes = nodes
+        position.reserveCapacity(nodes.count)
+        for (index, node) in nodes.enumerated() { position[node.id] = index }
+    }
+
+    package subscript(id: UInt64) -> TraceNode? {
+        position[id].map { nodes[$0] }
     }
 }
 

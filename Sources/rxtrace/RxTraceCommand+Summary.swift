@@ -21,7 +21,9 @@ extension RxTraceCommand {
             var text = "trace \(trace) (\(status.format))\n"
             for key in graph.meta.keys.sorted() { text += "  \(key): \(graph.meta[key]!)\n" }
 
-            let summary = TraceSummary(graph: graph, counts: counts)
+            // One structure, whose leak report the summary shares (a large trace is analysed once).
+            let structure = TraceStructure(graph)
+            let summary = TraceSummary(graph: graph, counts: counts, leaks: structure.leaks)
             text += summary.description + "\n"
             text += "types:\n"
             for (type, count) in summary.nodesByType.sorted(by: {
@@ -35,7 +37,7 @@ extension RxTraceCommand {
                 if count > 0 { steps += " \(call.rawValue) \(count)," }
             }
             text += steps.hasSuffix(",") ? String(steps.dropLast()) + "\n" : steps + " none\n"
-            let subscriptions = Trace.subscriptions(in: graph)
+            let subscriptions = Trace.subscriptions(of: structure)
             text += "subscriptions: \(subscriptions.count)\n"
             for info in subscriptions.prefix(20) {
                 text +=

@@ -283,3 +283,17 @@ private let examples: [(name: String, document: TraceDocument)] = [
         }
     }
 }
+
+/// Found by `make fuzz` (2026-11-25): a node deinitialised before it was created makes the live
+/// count go below zero, and the resources view's sparkline indexed its blocks with it (a trap).
+@Suite struct FuzzFindingRenderTests {
+    @Test func negativeAndHugeLiveCountsDrawWithoutTrapping() throws {
+        var document = Fixtures.reference()
+        document.resources = []
+        document.nodes[0].created = 814
+        document.nodes[0].deinitialized = 181
+        _ = try TraceRenderer.graph(of: document, view: .resources)
+        #expect(ResourcesView.sparkline([-5, 0, 3, 7]) == "▁▁▄█")
+        #expect(ResourcesView.sparkline([Int.max, Int.max / 2, 0]) == "█▄▁")
+    }
+}

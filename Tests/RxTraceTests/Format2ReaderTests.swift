@@ -218,3 +218,28 @@ import Testing
         return url
     }
 }
+
+/// Inputs the fuzzer found (`make fuzz`), kept as regression tests.
+@Suite struct Format2FuzzFindingTests {
+    /// Found 2026-11-25: a record with text glued after its `]` was read as if the text were not
+    /// there; now the line is malformed.
+    @Test func textAfterARecordIsMalformed() throws {
+        let text = """
+            {"format":"rxtrace/2","meta":{}}
+            ["n",1,"sink","MapSink",null,null,1]
+            ["x",1,173]{"dropped":{"events":0}}
+            ["end",{"reason":"exit","seq":173}]
+
+            """
+        #expect(throws: TraceFileError.malformed(path: "<data>", line: 3, reason: "unexpected '{' after the value")) {
+            try TraceDocument.decode(Data(text.utf8))
+        }
+        let unclosed = text.replacingOccurrences(of: "[\"x\",1,173]{\"dropped\":{\"events\":0}}", with: "[\"x\",1,173")
+        #expect(
+            throws: TraceFileError.malformed(
+                path: "<data>", line: 3, reason: "expected ',' or ']', found the end of the line")
+        ) {
+            try TraceDocument.decode(Data(unclosed.utf8))
+        }
+    }
+}

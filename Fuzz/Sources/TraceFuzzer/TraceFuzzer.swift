@@ -12,6 +12,23 @@ import RxTrace
 @_cdecl("LLVMFuzzerTestOneInput")
 public func traceFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
+    // rxtrace/2 as `rxtrace summary` and `leaks` stream it: the graph kept, steps and events counted.
+    var builder = TraceDocumentBuilder(keep: .graph)
+    var counts = TraceFlowCounts()
+    if let status = try? TraceRecordReader.read(
+        data, path: "<fuzz>",
+        { (record) throws(TraceFileError) in
+            switch record {
+            case .step(let step): counts.add(step)
+            case .event(let event): counts.add(event)
+            default: break
+            }
+            try builder.add(record)
+        }), let graph = try? builder.document(status)
+    {
+        _ = TraceSummary(graph: graph, counts: counts).description
+        _ = Trace.subscriptions(in: graph)
+    }
     guard let document = try? TraceDocument.decode(data, path: "<fuzz>") else { return 0 }
     _ = Trace.leaks(in: document)
     _ = Trace.summary(of: document)

@@ -12,17 +12,15 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
     let flags: Atomic<UInt8>
     // Not retained: counters live as long as the process (the registry holds them).
     let resourceCounter: Unmanaged<ResourceCounter>
-    /// Trace node id (0 when not traced).
+    /// Trace node id (0 when not traced); `trace`: trace state, made only while tracing.
     public let traceID: UInt64
-    /// Trace state, made only while tracing (`ObserverBase+Trace.swift`).
     let trace: TraceHop?
 
     public init(counter: __shared ResourceCounter? = nil, callSite: CallSite? = nil) {
         let counter = counter ?? ResourceCounter.named("ObserverBase")
         self.resourceCounter = Unmanaged.passUnretained(counter)
         let id = rxBirth(counter, .observer, callSite)
-        self.traceID = id
-        self.trace = id != 0 ? TraceHop(observer: id) : nil
+        (self.traceID, self.trace) = (id, id != 0 ? TraceHop(observer: id) : nil)
         self.flags = Atomic(id != 0 ? observerTracedFlag : 0)
     }
 
