@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 // Each recording thread's buffer of records: appended to with no lock, moved into the ring
@@ -62,11 +63,25 @@ extension TraceRecorder {
     /// Called by the buffer's thread when it is full.
     @inline(never)
     func flush(_ buffer: Buffer) {
-        let wake = state.withLock { state in
+        let (wake, backlog) = state.withLock { state in
             Self.flush(buffer, into: &state)
-            return state.stream?.wantsWriter() ?? false
+            return (state.stream?.wantsWriter() ?? false, state.stream?.backlog ?? 0)
         }
         if wake { streamWake.signal() }
+        if backlog >= StreamPending.holdAt { waitForWriter() }
+    }
+
+    /// A streamed recording whose writer is behind by `StreamPending.holdAt`: the recording
+    /// thread waits (no lock held) until the writer has taken the backlog, so that memory stays
+    /// bounded when a program records faster than its trace can be written. At most a second
+    /// per wait: a writer that has finished takes nothing more.
+    @inline(never)
+    func waitForWriter() {
+        streamWake.signal()
+        for _ in 0..<1000 {
+            usleep(1000)
+            if state.withLock({ $0.stream?.backlog ?? 0 }) < StreamPending.holdAt / 2 { return }
+        }
     }
 
     /// Called when the buffer's thread exits.

@@ -62,6 +62,12 @@ extension TraceRecorder {
     struct StreamPending {
         /// Records past which the writer is woken before its next tick.
         static let wakeAt = 1 << 16
+        /// `backlog` past which a recording thread waits for the writer (about 32 MB).
+        static let holdAt = 1 << 19
+
+        /// What waits for the writer, in records' worth (a node's birth or lifecycle change
+        /// holds about four records' worth of memory).
+        var backlog: Int { records.count + 4 * ops.count }
         /// Most edges remembered to write each once (beyond, an edge seen again may be written
         /// again; readers keep one).
         static let edgeSetLimit = 200_000

@@ -187,15 +187,17 @@ public final class TraceRecorder: RxTracer {
     public func node(kind: TraceNodeKind, type: String, callSite: CallSite?) -> UInt64 {
         let thread = TraceThreads.current
         let interval = options.resourceInterval
-        return state.withLock { state in
+        let (id, backlog) = state.withLock { state -> (UInt64, Int) in
             // Records name nodes in 32 bits: past that many, nodes go untraced.
-            guard state.nodes.count < Int(UInt32.max) else { return 0 }
+            guard state.nodes.count < Int(UInt32.max) else { return (0, 0) }
             let seq = tick()
             state.nodes.append(NodeRecord(kind: kind, type: type, callSite: callSite, created: seq, thread: thread))
             state.stream?.ops.append(.born(state.nodes.count - 1))
             Self.sample(&state, seq: seq, force: false, interval: interval)
-            return idBase + UInt64(state.nodes.count)
+            return (idBase + UInt64(state.nodes.count), state.stream?.backlog ?? 0)
         }
+        if backlog >= StreamPending.holdAt { waitForWriter() }
+        return id
     }
 
     public func edge(from: UInt64, to: UInt64, relation: TraceRelation) {
@@ -228,11 +230,13 @@ public final class TraceRecorder: RxTracer {
             parts: captured.text == nil ? [.steps, .keptSteps] : [.steps, .keptSteps, .text]
         )
         let buffer = ownBuffer(traceLocal)
-        state.withLock { state in
+        let backlog = state.withLock { state in
             if let buffer { Self.flush(buffer, into: &state) }
             record.seq = tick()
             Self.keep(&state, record, text: captured.text)
+            return state.stream?.backlog ?? 0
         }
+        if backlog >= StreamPending.holdAt { waitForWriter() }
     }
 
     public func event(node: UInt64, kind: TraceEventKind, value: String?) {
