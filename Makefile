@@ -103,6 +103,8 @@ bench: deps
 	cd Benchmarks && .build/release/CoreBench
 	cd Benchmarks && .build/release/TraceBench --baseline .build-notrace/release/TraceBench
 	cd Benchmarks && .build/release/RenderBench
+	@# ReadBench compares `rxtrace summary` with python3's json.load when a release rxtrace is built.
+	cd Benchmarks && .build/release/ReadBench $$(test -x ../.build/release/rxtrace && echo --rxtrace ../.build/release/rxtrace)
 
 ## The report page in headless Chromium: load time and time per step on two collapsed flatMap
 ## traces of 10,000 nodes, one built, one recorded (Performance API; see Benchmarks/Sources/ReportBench).

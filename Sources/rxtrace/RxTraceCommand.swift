@@ -19,7 +19,7 @@ struct RxTraceCommand: ParsableCommand {
             rxtrace/1 (one JSON document); both are read, and a trace cut short by a crash or a kill \
             reads as what it holds. `convert` writes either form.
 
-            Exit status: 0 success; 1 leaks found (leaks); 2 bad input or usage (missing, empty, \
+            Exit status: 0 success; 1 leaks found (leaks; a trace cut short exits 0); 2 bad input or usage (missing, empty, \
             malformed or unknown-format trace, a view that does not fit the trace, bad options); \
             3 rendering or writing the output failed; 4 the program given to `run` could not be \
             started or wrote no trace.
