@@ -95,7 +95,7 @@ final class TraceStreamWriter: @unchecked Sendable {
             guard !finished else { return failure }
             finished = true
             recorder.sampleResources()
-            writeBatch()
+            writeBatch(final: true)
             encoder.end(reason: reason, seq: recorder.currentSeq)
             writeOut()
             close(file)
@@ -105,8 +105,9 @@ final class TraceStreamWriter: @unchecked Sendable {
     }
 
     /// Takes a batch from the recorder, encodes it and writes it (under `io`).
-    private func writeBatch() {
-        let full = maxBytes.map { segment.bytes >= $0 } ?? false
+    /// The last batch (`final`) never starts a segment: it would drop what the run ended with.
+    private func writeBatch(final: Bool = false) {
+        let full = !final && (maxBytes.map { segment.bytes >= $0 } ?? false)
         let batch = recorder.takeBatch(live: full)
         if full { startSegment(carrying: batch) }
         for op in batch.ops {
