@@ -5,7 +5,7 @@
 //   events:            8 threads feed two subjects (4 each) → merge → observe(on:) a serial
 //                      queue → flatMap { just($0).delay(1 ms) } → subscribe
 //   subscribe/dispose: 8,000 cycles of subject → map → filter → subscribe, then dispose,
-//                      from 4 threads at once
+//                      from 4 threads at once, then the same 8,000 from one thread
 //
 // The child prints its phases' wall times and the monotonic time at which it returned from
 // main; the parent sees when the process ended (exit pause), its peak resident memory
@@ -42,7 +42,7 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     group.wait()
 }
 
-/// The child: both phases, then one line `events_ns cycles_ns returned_at_ns`.
+/// The child: the three phases, then one line `events_ns cycles_ns one_thread_cycles_ns returned_at_ns`.
 func runThreadedChild() {
     // Phase 1: events across threads.
     let start = monotonicNow()
@@ -67,16 +67,25 @@ func runThreadedChild() {
     let eventsNS = monotonicNow() - start
 
     // Phase 2: subscribe/dispose cycles across threads.
-    let cycleStart = monotonicNow()
     let source = PublishSubject<Int>()
-    onThreads(cycleThreads) { _ in
-        for _ in 0..<cyclesPerThread {
+    let cyclesNS = subscribeDisposeCycles(source, threads: cycleThreads)
+    // Phase 3: the same cycles from one thread, the yardstick of the target "across threads,
+    // no dearer than on one thread".
+    let oneThreadNS = subscribeDisposeCycles(source, threads: 1)
+    print(eventsNS, cyclesNS, oneThreadNS, monotonicNow())
+}
+
+/// `cycleThreads × cyclesPerThread` subscribe/dispose cycles shared out among `threads`
+/// threads running at once; returns their wall time.
+func subscribeDisposeCycles(_ source: PublishSubject<Int>, threads: Int) -> UInt64 {
+    let start = monotonicNow()
+    onThreads(threads) { _ in
+        for _ in 0..<(cycleThreads * cyclesPerThread / threads) {
             let d = source.map { $0 + 1 }.filter { $0 > 0 }.subscribe(onNext: { _ in })
             d.dispose()
         }
     }
-    let cyclesNS = monotonicNow() - cycleStart
-    print(eventsNS, cyclesNS, monotonicNow())
+    return monotonicNow() - start
 }
 
 final class AtomicCounter: @unchecked Sendable {
@@ -93,6 +102,7 @@ final class AtomicCounter: @unchecked Sendable {
 struct ThreadedRun {
     var eventsNS: Double
     var cyclesNS: Double
+    var oneThreadNS: Double
     var wallNS: Double
     var exitPauseNS: Double
     var peakMB: Double
@@ -118,20 +128,22 @@ func runThreadedOnce(environment: [String: String]) -> ThreadedRun? {
     var usage = rusage()
     getrusage(RUSAGE_CHILDREN.rawValue, &usage)
     let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { UInt64($0) }
-    guard process.terminationStatus == 0, fields.count == 3 else { return nil }
+    guard process.terminationStatus == 0, fields.count == 4 else { return nil }
     let bytes = environment["RXTRACE"].flatMap {
         (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? nil
     }
     return ThreadedRun(
-        eventsNS: Double(fields[0]), cyclesNS: Double(fields[1]), wallNS: Double(end - start),
-        exitPauseNS: Double(end &- fields[2]), peakMB: Double(usage.ru_maxrss) / 1024, traceBytes: bytes ?? 0)
+        eventsNS: Double(fields[0]), cyclesNS: Double(fields[1]), oneThreadNS: Double(fields[2]),
+        // The one-thread phase is a yardstick, not part of the program: left out of its wall time.
+        wallNS: Double(end - start) - Double(fields[2]), exitPauseNS: Double(end &- fields[3]),
+        peakMB: Double(usage.ru_maxrss) / 1024, traceBytes: bytes ?? 0)
 }
 
 /// Untraced and traced child runs side by side, best of `rounds` (peak memory: the largest
 /// seen so far among children, so the traced runs go last).
 func runThreadedComparison(rounds: Int, formats: [String]) {
     print(
-        "TraceBench --threaded: \(threadedFeeders) threads × \(elementsPerFeeder) elements → two subjects → merge → observe(on:) → flatMap { just.delay(1 ms) }; \(cycleThreads) threads × \(cyclesPerThread) subscribe/dispose cycles; best of \(rounds)"
+        "TraceBench --threaded: \(threadedFeeders) threads × \(elementsPerFeeder) elements → two subjects → merge → observe(on:) → flatMap { just.delay(1 ms) }; \(cycleThreads) threads × \(cyclesPerThread) subscribe/dispose cycles, then the same cycles from 1 thread; best of \(rounds)"
     )
     func best(_ environment: [String: String]) -> ThreadedRun? {
         var result: ThreadedRun?
@@ -140,6 +152,7 @@ func runThreadedComparison(rounds: Int, formats: [String]) {
             if let current = result {
                 result = ThreadedRun(
                     eventsNS: min(current.eventsNS, run.eventsNS), cyclesNS: min(current.cyclesNS, run.cyclesNS),
+                    oneThreadNS: min(current.oneThreadNS, run.oneThreadNS),
                     wallNS: min(current.wallNS, run.wallNS), exitPauseNS: min(current.exitPauseNS, run.exitPauseNS),
                     peakMB: run.peakMB, traceBytes: run.traceBytes)
             } else {
@@ -155,8 +168,9 @@ func runThreadedComparison(rounds: Int, formats: [String]) {
     print(
         String(
             format:
-                "untraced:  events %6.0f ms, subscribe/dispose %6.0f ms, wall %6.0f ms, exit pause %5.0f ms, peak %4.0f MB",
-            off.eventsNS / 1e6, off.cyclesNS / 1e6, off.wallNS / 1e6, off.exitPauseNS / 1e6, off.peakMB))
+                "untraced:  events %6.0f ms, subscribe/dispose %6.0f ms (1 thread: %4.0f ms), wall %6.0f ms, exit pause %5.0f ms, peak %4.0f MB",
+            off.eventsNS / 1e6, off.cyclesNS / 1e6, off.oneThreadNS / 1e6, off.wallNS / 1e6, off.exitPauseNS / 1e6,
+            off.peakMB))
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("tracebench-threaded-\(getpid()).trace")
         .path
     defer { try? FileManager.default.removeItem(atPath: path) }
@@ -169,14 +183,16 @@ func runThreadedComparison(rounds: Int, formats: [String]) {
         print(
             String(
                 format:
-                    "RXTRACE_FORMAT=%@: events %6.0f ms (%.1f×), subscribe/dispose %6.0f ms (%.1f×), wall %6.0f ms (%.1f×), exit pause %5.0f ms, peak %4.0f MB",
+                    "RXTRACE_FORMAT=%@: events %6.0f ms (%.1f×), subscribe/dispose %6.0f ms (%.1f×; 1 thread: %4.0f ms, %.1f×), wall %6.0f ms (%.1f×), exit pause %5.0f ms, peak %4.0f MB",
                 format, on.eventsNS / 1e6, on.eventsNS / off.eventsNS, on.cyclesNS / 1e6, on.cyclesNS / off.cyclesNS,
+                on.oneThreadNS / 1e6, on.oneThreadNS / off.oneThreadNS,
                 on.wallNS / 1e6, on.wallNS / off.wallNS, on.exitPauseNS / 1e6, on.peakMB))
         let mb = Double(on.traceBytes) / 1_048_576
         print(
             String(
                 format: "    trace %.1f MB, %d lines (records), %.1f bytes per line, %.1f MB/s written over the run",
-                mb, records, Double(on.traceBytes) / Double(max(records, 1)), mb / (on.wallNS / 1e9)))
+                mb, records, Double(on.traceBytes) / Double(max(records, 1)), mb / ((on.wallNS + on.oneThreadNS) / 1e9))
+        )
     }
 }
 
