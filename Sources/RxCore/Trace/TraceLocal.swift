@@ -45,6 +45,28 @@ final class TraceLocal {
     @exclusivity(unchecked) var unmanagedBuffer: Unmanaged<TraceRecorder.Buffer>?
     @exclusivity(unchecked) var bufferKey: UInt64 = .max
 
+    // MARK: Type facts (`TraceTypeFacts`)
+    /// A direct-mapped cache of `typeFactSlots` entries: a type's metadata address, and its facts.
+    static let typeFactSlots = 64
+    @exclusivity(unchecked) var typeFactKeys = UnsafeMutablePointer<UInt>.allocate(capacity: typeFactSlots)
+    @exclusivity(unchecked) var typeFactValues = UnsafeMutablePointer<UInt8>.allocate(capacity: typeFactSlots)
+
+    init() {
+        typeFactKeys.initialize(repeating: 0, count: Self.typeFactSlots)
+        typeFactValues.initialize(repeating: 0, count: Self.typeFactSlots)
+    }
+
+    /// The facts of the type at `key` (its metadata address), found by `find` on a miss.
+    @inline(__always)
+    func typeFacts(_ key: UInt, _ find: () -> TraceTypeFacts) -> TraceTypeFacts {
+        let slot = Int(truncatingIfNeeded: (key >> 4) ^ (key >> 10)) & (Self.typeFactSlots - 1)
+        if typeFactKeys[slot] == key { return TraceTypeFacts(rawValue: typeFactValues[slot]) }
+        let facts = find()
+        typeFactKeys[slot] = key
+        typeFactValues[slot] = facts.rawValue
+        return facts
+    }
+
     private static let key = ThreadLocal<TraceLocal>(slot: .trace) { TraceLocal() }
 
     /// This thread's state.
@@ -64,7 +86,11 @@ final class TraceLocal {
     static var existing: TraceLocal? { ThreadLocal<TraceLocal>.existing(.trace) }
 
     deinit {
-        defer { frames.deallocate() }
+        defer {
+            frames.deallocate()
+            typeFactKeys.deallocate()
+            typeFactValues.deallocate()
+        }
         // The thread exits: its pending records go to the rings of their recorder, when that is
         // still the one this thread holds (else the recorder keeps the buffer and reads it at
         // snapshot). No weak reference to the recorder: one would make every retain and release

@@ -427,24 +427,55 @@ protocol TraceSelfChecking: AnyObject {}
 /// `AnonymousObservableSink`), so `forwardOn` must not record them a second time.
 protocol TraceSelfRecording: AnyObject {}
 
+/// What tracing asks of a value's type, found by casts once per type on each thread (kept in
+/// `TraceLocal`): a cast that fails walks the class and all its superclasses, and a traced
+/// subscription asks these of each observer and disposable it meets.
+struct TraceTypeFacts: OptionSet {
+    let rawValue: UInt8
+    static let identifiable = TraceTypeFacts(rawValue: 1 << 0)
+    static let standIn = TraceTypeFacts(rawValue: 1 << 1)
+    static let checksOwnOn = TraceTypeFacts(rawValue: 1 << 2)
+    static let recordsOwnEvents = TraceTypeFacts(rawValue: 1 << 3)
+
+    /// The facts of `value`'s dynamic type.
+    @inline(__always)
+    static func of(_ value: Any) -> TraceTypeFacts {
+        TraceLocal.current.typeFacts(UInt(bitPattern: ObjectIdentifier(type(of: value)))) { find(value) }
+    }
+
+    @inline(never)
+    private static func find(_ value: Any) -> TraceTypeFacts {
+        var facts: TraceTypeFacts = []
+        if value is TraceIdentifiable { facts.insert(.identifiable) }
+        if value is TraceStandIn { facts.insert(.standIn) }
+        if value is TraceSelfChecking { facts.insert(.checksOwnOn) }
+        if value is TraceSelfRecording { facts.insert(.recordsOwnEvents) }
+        return facts
+    }
+}
+
 @inline(__always)
 func traceNodeID(of object: Any) -> UInt64 {
-    if let identified = object as? TraceIdentifiable { return identified.traceID }
-    if let standIn = object as? TraceStandIn { return standIn.traceTargetID }
+    let facts = TraceTypeFacts.of(object)
+    if facts.contains(.identifiable), let identified = object as? TraceIdentifiable { return identified.traceID }
+    if facts.contains(.standIn), let standIn = object as? TraceStandIn { return standIn.traceTargetID }
     return 0
 }
 
-/// Whether events forwarded to `observer` are recorded by `observer` itself.
+/// Whether `observer` checks its own `on` calls for overlaps.
 func traceChecksOwnOn(_ observer: Any) -> Bool {
-    if observer is TraceSelfChecking { return true }
-    if let standIn = observer as? TraceStandIn { return standIn.traceTargetChecksOwnOn }
+    let facts = TraceTypeFacts.of(observer)
+    if facts.contains(.checksOwnOn) { return true }
+    if facts.contains(.standIn), let standIn = observer as? TraceStandIn { return standIn.traceTargetChecksOwnOn }
     return false
 }
 
+/// Whether events forwarded to `observer` are recorded by `observer` itself.
 @inline(__always)
 func traceRecordsOwnEvents(_ observer: Any) -> Bool {
-    if observer is TraceSelfRecording { return true }
-    if let standIn = observer as? TraceStandIn { return standIn.traceTargetRecordsOwnEvents }
+    let facts = TraceTypeFacts.of(observer)
+    if facts.contains(.recordsOwnEvents) { return true }
+    if facts.contains(.standIn), let standIn = observer as? TraceStandIn { return standIn.traceTargetRecordsOwnEvents }
     return false
 }
 
