@@ -57,13 +57,23 @@ public struct TraceDocumentBuilder {
 
     private mutating func apply(_ record: TraceFileRecord, to position: Int) {
         switch record {
-        case .disposed(_, let seq): if nodes[position].disposed == nil { nodes[position].disposed = seq }
-        case .deinitialized(_, let seq): if nodes[position].deinitialized == nil { nodes[position].deinitialized = seq }
-        case .terminated(_, let seq): if nodes[position].terminated == nil { nodes[position].terminated = seq }
-        case .anomaly(_, let anomaly): nodes[position].anomalies.append(anomaly)
+        // The earliest of each (two threads may both note a node's disposal, and their lines
+        // need not come in `seq` order).
+        case .disposed(_, let seq): nodes[position].disposed = Self.earliest(nodes[position].disposed, seq)
+        case .deinitialized(_, let seq):
+            nodes[position].deinitialized = Self.earliest(nodes[position].deinitialized, seq)
+        case .terminated(_, let seq): nodes[position].terminated = Self.earliest(nodes[position].terminated, seq)
+        case .anomaly(_, let anomaly):
+            nodes[position].anomalies.append(anomaly)
+            let anomalies = nodes[position].anomalies
+            if anomalies.count > 1, anomalies[anomalies.count - 2].seq > anomaly.seq {
+                nodes[position].anomalies.sort { $0.seq < $1.seq }
+            }
         default: break
         }
     }
+
+    private static func earliest(_ known: UInt64?, _ seq: UInt64) -> UInt64 { known.map { min($0, seq) } ?? seq }
 
     /// The nodes by id; no copy when the file had them in order already (one writer thread).
     private func nodesInIDOrder() -> [TraceNode] {

@@ -82,9 +82,16 @@ package struct TraceLineEncoder {
         id: UInt64, kind: String, type: String, callSite: String?, fileID: String?, created: UInt64,
         thread: String?
     ) {
-        let kind = intern(kind), type = intern(type)
-        let callSite = callSite.map { intern($0) }, fileID = fileID.map { intern($0) }
-        let thread = thread.map { intern($0) }
+        node(
+            id: id, kindID: intern(kind), typeID: intern(type), callSiteID: callSite.map { intern($0) },
+            fileIDID: fileID.map { intern($0) }, created: created, threadID: thread.map { intern($0) })
+    }
+
+    /// `["n", …]` with its strings interned already (ids from `intern`).
+    package mutating func node(
+        id: UInt64, kindID kind: Int, typeID type: Int, callSiteID callSite: Int?, fileIDID fileID: Int?,
+        created: UInt64, threadID thread: Int?
+    ) {
         append("[\"n\",")
         appendUInt(id)
         comma()
@@ -116,9 +123,14 @@ package struct TraceLineEncoder {
 
     /// `["c", seq, from, to, call, detail, thread]`.
     package mutating func step(seq: UInt64, from: UInt64, to: UInt64, call: String, detail: String?, thread: String?) {
-        let call = intern(call)
+        step(seq: seq, from: from, to: to, callID: intern(call), detail: detail, threadID: thread.map { intern($0) })
+    }
+
+    /// A step of the subscribe flow with its call and thread interned already.
+    package mutating func step(
+        seq: UInt64, from: UInt64, to: UInt64, callID call: Int, detail: String?, threadID thread: Int?
+    ) {
         let detail = detail.map { value($0) }
-        let thread = thread.map { intern($0) }
         append("[\"c\",")
         appendUInt(seq)
         comma()

@@ -2,21 +2,25 @@ import Foundation
 import Synchronization
 
 // Each recording thread's buffer of records: appended to with no lock, moved into the ring
-// under the recorder's lock.
+// under the recorder's lock (a recording in code), or into the thread's lane under the lane's
+// own lock (a streamed recording).
 
 extension TraceRecorder {
     /// A thread's records not yet in the ring. Only its thread appends (no lock: it writes the
-    /// record, then publishes the count); the recorder's lock is held to flush it into the ring
-    /// (by its thread when full, before that thread records into the ring itself, and when the
-    /// thread exits) and to read it (`snapshot`).
+    /// record, then publishes the count). A recording in code holds the recorder's lock to flush
+    /// it into the ring (by its thread when full, before that thread records into the ring
+    /// itself, and when the thread exits) and to read it (`snapshot`); a streamed recording
+    /// holds the buffer's `lane` lock instead, so its threads share no lock.
     final class Buffer: @unchecked Sendable {
         /// Records per buffer (64 bytes each).
         static let capacity = 256
         let entries = UnsafeMutablePointer<TraceRecord>.allocate(capacity: Buffer.capacity)
         let count = Atomic<Int>(0)
         /// Entries before this one were taken by a streamed recording's writer already (read
-        /// and written under the recorder's lock).
+        /// and written under the lock that guards flushing: see above).
         var drained = 0
+        /// A streamed recording's other records of this thread (see `Lane`).
+        let lane = Mutex(Lane())
 
         deinit { entries.deallocate() }
 
@@ -29,10 +33,86 @@ extension TraceRecorder {
             if index + 1 == Buffer.capacity { recorder.flush(self) }
         }
 
-        /// The entries published so far (read under the recorder's lock).
+        /// The entries published so far (read under the lock that guards flushing).
         var published: UnsafeBufferPointer<TraceRecord> {
             UnsafeBufferPointer(start: entries, count: count.load(ordering: .acquiring))
         }
+
+        /// The entries published and not taken yet.
+        var undrained: UnsafeBufferPointer<TraceRecord> {
+            let published = self.published
+            return UnsafeBufferPointer(rebasing: published[min(drained, published.count)...])
+        }
+
+        /// Hands the entries not taken yet to `take` and empties the buffer (its thread, when it
+        /// is full, or when it exits).
+        func drain(_ take: (UnsafeBufferPointer<TraceRecord>) -> Void) {
+            let rest = undrained
+            if !rest.isEmpty { take(rest) }
+            drained = 0
+            count.store(0, ordering: .relaxed)
+        }
+
+        /// What the lane holds, and the buffer's entries not taken yet, taken whole (the
+        /// writer; the thread goes on appending).
+        func takeLane() -> Lane {
+            lane.withLock { lane in
+                let rest = undrained
+                lane.records.append(contentsOf: rest)
+                drained += rest.count
+                var taken = Lane()
+                swap(&taken, &lane)
+                return taken
+            }
+        }
+    }
+
+    /// What a thread of a streamed recording records besides the elements its buffer holds:
+    /// node births and changes, edges, the records that carry a text, and its full buffers.
+    /// Its thread appends under the lane's lock, which only that thread and the writer (when it
+    /// takes a batch) ever take: the threads of a program share no lock while recording. A node
+    /// is numbered by an atomic counter at birth, so one thread may dispose of a node whose
+    /// birth another thread's lane still holds: `absorb` takes every lane's births first, and
+    /// keeps a change to a node it has not seen born until the next batch.
+    struct Lane {
+        /// Records' worth past which the writer is woken before its next tick.
+        static let wakeAt = 1 << 15
+        /// Records' worth past which the thread waits for the writer (about 8 MB per thread).
+        static let holdAt = 1 << 17
+
+        var births: [(index: Int, node: NodeRecord)] = []
+        var ops: [NodeOp] = []
+        var edges: [TraceEdge] = []
+        var records: [TraceRecord] = []
+        var texts: [UInt64: String] = [:]
+        var woken = false
+
+        /// What waits for the writer, in records' worth (a node's birth or change holds about
+        /// four records' worth of memory).
+        var backlog: Int { records.count + edges.count + 4 * (births.count + ops.count) }
+
+        /// The backlog, and whether to wake the writer now (once per batch).
+        mutating func checkBacklog() -> (backlog: Int, wake: Bool) {
+            let backlog = self.backlog
+            guard backlog >= Self.wakeAt, !woken else { return (backlog, false) }
+            woken = true
+            return (backlog, true)
+        }
+    }
+
+    /// Appends to this thread's lane (a streamed recording); wakes the writer when much waits,
+    /// and waits for it past `Lane.holdAt`.
+    @inline(__always)
+    func inLane(_ traceLocal: TraceLocal, _ body: (inout Lane) -> Void) {
+        let buffer = self.buffer(traceLocal)
+        let (backlog, wake) = buffer._withUnsafeGuaranteedRef { buffer in
+            buffer.lane.withLock { lane in
+                body(&lane)
+                return lane.checkBacklog()
+            }
+        }
+        if wake { streamWake.signal() }
+        if backlog >= Lane.holdAt { waitForWriter(buffer.takeUnretainedValue()) }
     }
 
     /// This thread's buffer in this recorder (made and registered at its first record).
@@ -63,57 +143,52 @@ extension TraceRecorder {
     /// Called by the buffer's thread when it is full.
     @inline(never)
     func flush(_ buffer: Buffer) {
-        let (wake, backlog) = state.withLock { state in
-            Self.flush(buffer, into: &state)
-            return (state.stream?.wantsWriter() ?? false, state.stream?.backlog ?? 0)
+        if streamed {
+            let (backlog, wake) = buffer.lane.withLock { lane in
+                buffer.drain { lane.records.append(contentsOf: $0) }
+                return lane.checkBacklog()
+            }
+            if wake { streamWake.signal() }
+            if backlog >= Lane.holdAt { waitForWriter(buffer) }
+        } else {
+            state.withLock { state in Self.flush(buffer, into: &state) }
         }
-        if wake { streamWake.signal() }
-        if backlog >= StreamPending.holdAt { waitForWriter() }
     }
 
-    /// A streamed recording whose writer is behind by `StreamPending.holdAt`: the recording
-    /// thread waits (no lock held) until the writer has taken the backlog, so that memory stays
-    /// bounded when a program records faster than its trace can be written. At most a second
-    /// per wait: a writer that has finished takes nothing more.
+    /// A streamed recording whose writer is behind by `Lane.holdAt` on this thread: the thread
+    /// waits (no lock held) until the writer has taken its lane, so that memory stays bounded
+    /// when a program records faster than its trace can be written. At most a second per wait:
+    /// a writer that has finished takes nothing more.
     @inline(never)
-    func waitForWriter() {
+    func waitForWriter(_ buffer: Buffer) {
         streamWake.signal()
         for _ in 0..<1000 {
             usleep(1000)
-            if state.withLock({ $0.stream?.backlog ?? 0 }) < StreamPending.holdAt / 2 { return }
+            if buffer.lane.withLock({ $0.backlog }) < Lane.holdAt / 2 { return }
         }
     }
 
     /// Called when the buffer's thread exits.
     func retire(_ buffer: Buffer) {
         state.withLock { state in
-            Self.flush(buffer, into: &state)
+            if streamed {
+                // Taken with the others' at the next batch (see `absorb`).
+                state.stream?.retiredLanes.append(buffer.takeLane())
+            } else {
+                Self.flush(buffer, into: &state)
+            }
             state.buffers.removeAll { $0 === buffer }
         }
     }
 
+    /// A recording in code: the buffer's records into the ring.
     static func flush(_ buffer: Buffer, into state: inout State) {
-        let published = buffer.published
-        if buffer.drained < published.count {
-            let part = UnsafeBufferPointer(rebasing: published[buffer.drained...])
-            if state.stream != nil {
-                state.stream!.records.append(contentsOf: part)
-            } else {
-                state.records.append(contentsOf: part)
-            }
-        }
-        buffer.drained = 0
-        buffer.count.store(0, ordering: .relaxed)
+        buffer.drain { state.records.append(contentsOf: $0) }
     }
 
-    /// Keeps one record: into the ring, or for a streamed recording's writer.
+    /// Keeps one record in the ring (a recording in code).
     @inline(__always)
     static func keep(_ state: inout State, _ record: TraceRecord, text: String?) {
-        if state.stream != nil {
-            state.stream!.records.append(record)
-            if let text { state.stream!.texts[record.seq] = text }
-        } else {
-            state.records.append(record, text: text)
-        }
+        state.records.append(record, text: text)
     }
 }

@@ -96,7 +96,7 @@ extension TraceRecorder {
     /// The record of a call whose value is described already (`captured`). Elements go into this
     /// thread's buffer with no lock; a stop event (which also marks the node terminated) and a
     /// value whose text does not fit in a record go straight into the ring, under the lock,
-    /// after this thread's buffer.
+    /// after this thread's buffer (or into the thread's lane, for a streamed recording).
     @inline(__always)
     func record(
         _ traceLocal: TraceLocal, _ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, kind: TraceEventKind,
@@ -113,6 +113,22 @@ extension TraceRecorder {
             entry.seq = tick(count)
             buffer(traceLocal)._withUnsafeGuaranteedRef { $0.append(self) { $0.initialize(to: entry) } }
             return
+        }
+        if streamed {
+            let last: UInt64
+            if count > 0 {
+                entry.seq = tick(count)
+                last = entry.seq &+ count &- 1
+            } else {
+                last = clock.load(ordering: .relaxed)
+            }
+            return inLane(traceLocal) { lane in
+                if count > 0 {
+                    lane.records.append(entry)
+                    if let text = captured.text { lane.texts[entry.seq] = text }
+                }
+                if terminates { lane.ops.append(.terminated(Int(entry.to) - 1, last)) }
+            }
         }
         let buffer = ownBuffer(traceLocal)
         state.withLock { state in

@@ -12,6 +12,8 @@ extension TraceRecorder {
         var pendingSteps = 0, pendingEvents = 0
         let (state, totalSteps, totalEvents, texts) = self.state.withLock { state in
             Self.sample(&state, seq: clock.load(ordering: .relaxed), force: true, interval: 1)
+            // A streamed recording: the threads' lanes and buffers into `stream` first.
+            if streamed { Self.absorb(into: &state) }
             state.records.appendRecords(to: &records)
             if let stream = state.stream {
                 // A streamed recording keeps what an open scope needs (`record(meta:_:)`).
@@ -21,8 +23,8 @@ extension TraceRecorder {
                     records.append(entry)
                 }
             }
-            for buffer in state.buffers {
-                for entry in buffer.published[buffer.drained...] {
+            for buffer in state.buffers where !streamed {
+                for entry in buffer.undrained {
                     pendingSteps += entry.keptSteps
                     pendingEvents += entry.keptEvents
                     records.append(entry)

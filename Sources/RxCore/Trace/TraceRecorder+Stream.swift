@@ -25,13 +25,53 @@ extension TraceRecorder {
             return evicting ? sparse[index] : dense[index]
         }
 
-        /// Changes a node still held (a node that left is not changed).
+        /// Changes a node still held (a node that left is not changed); nil when it is not held.
         @inline(__always)
-        mutating func update(_ index: Int, _ body: (inout NodeRecord) -> Void) {
+        @discardableResult
+        mutating func update<Result>(_ index: Int, _ body: (inout NodeRecord) -> Result) -> Result? {
             if evicting {
-                if sparse[index] != nil { body(&sparse[index]!) }
-            } else if index >= 0, index < dense.count {
-                body(&dense[index])
+                guard let position = sparse.index(forKey: index) else { return nil }
+                return body(&sparse.values[position])
+            }
+            guard index >= 0, index < dense.count else { return nil }
+            return body(&dense[index])
+        }
+
+        /// A streamed recording's birth, numbered by its thread (births arrive out of order).
+        mutating func insert(_ index: Int, _ record: NodeRecord) {
+            sparse[index] = record
+            count = max(count, index + 1)
+        }
+
+        /// Applies a change to a node; whether it is news to write: a node's first disposal and
+        /// termination (or one earlier than known, from another thread), every deinit, and
+        /// anomalies up to `anomaliesPerNode`. Nil when the node is not held.
+        mutating func apply(_ op: NodeOp) -> Bool? {
+            switch op {
+            case .born: return true
+            case .disposed(let index, let seq):
+                return update(index) { node in
+                    guard node.disposed.map({ seq < $0 }) ?? true else { return false }
+                    node.disposed = seq
+                    return true
+                }
+            case .terminated(let index, let seq):
+                return update(index) { node in
+                    guard node.terminated.map({ seq < $0 }) ?? true else { return false }
+                    node.terminated = seq
+                    return true
+                }
+            case .deinitialized(let index, let seq):
+                return update(index) { node in
+                    node.deinitialized = seq
+                    return true
+                }
+            case .anomaly(let index, let anomaly):
+                return update(index) { node in
+                    guard node.anomalies.count < TraceRecorder.anomaliesPerNode else { return false }
+                    node.anomalies.append(anomaly)
+                    return true
+                }
             }
         }
 
@@ -56,18 +96,19 @@ extension TraceRecorder {
         case deinitialized(Int, UInt64)
         case terminated(Int, UInt64)
         case anomaly(Int, TraceAnomalyRecord)
+
+        /// The node's index (its id minus one).
+        var index: Int {
+            switch self {
+            case .born(let index), .disposed(let index, _), .deinitialized(let index, _), .terminated(let index, _),
+                .anomaly(let index, _):
+                return index
+            }
+        }
     }
 
-    /// A streamed recording's records not yet taken by its writer.
+    /// A streamed recording's records taken from the threads' lanes and not yet by its writer.
     struct StreamPending {
-        /// Records past which the writer is woken before its next tick.
-        static let wakeAt = 1 << 16
-        /// `backlog` past which a recording thread waits for the writer (about 32 MB).
-        static let holdAt = 1 << 19
-
-        /// What waits for the writer, in records' worth (a node's birth or lifecycle change
-        /// holds about four records' worth of memory).
-        var backlog: Int { records.count + 4 * ops.count }
         /// Most edges remembered to write each once (beyond, an edge seen again may be written
         /// again; readers keep one).
         static let edgeSetLimit = 200_000
@@ -77,7 +118,11 @@ extension TraceRecorder {
         var ops: [NodeOp] = []
         var edges: [TraceEdge] = []
         var resources: [ResourceRecord] = []
-        var woken = false
+        /// The lanes of threads that exited since the last batch.
+        var retiredLanes: [Lane] = []
+        /// Changes to nodes whose birth was not taken yet (another thread's lane held it), by
+        /// node index: written already, applied to the node when its birth comes.
+        var orphans: [Int: [NodeOp]] = [:]
         /// Open scopes (`record(meta:_:)`): while any is open, written records are also kept
         /// here and nodes stay, for the scope's document.
         var scopes = 0
@@ -86,13 +131,51 @@ extension TraceRecorder {
         var retainedResources: [ResourceRecord] = []
         /// Nodes deinitialized while a scope was open: they leave when the last scope closes.
         var deferredEvictions: [Int] = []
+    }
 
-        /// Whether the writer should be woken now (once per batch).
-        mutating func wantsWriter() -> Bool {
-            guard !woken, records.count >= Self.wakeAt else { return false }
-            woken = true
-            return true
+    /// Moves what every thread's lane holds into `state.stream` (a streamed recording; under
+    /// the recorder's lock): births first, so that a node born on one thread and disposed of on
+    /// another in the same batch is known when its disposal comes. A change to a node whose birth
+    /// is still in a lane not taken yet (its thread took the lane's lock after the writer passed
+    /// by) is written now and kept as an orphan, applied when the birth comes; the birth comes at
+    /// the next absorb at the latest (a thread learns a node's id only after its birth is in a
+    /// lane), so orphans left from the one before are of nodes that left already and go.
+    static func absorb(into state: inout State) {
+        guard var stream = state.stream else { return }
+        state.stream = nil // moved out, so that appending to its arrays copies nothing
+        var lanes = stream.retiredLanes
+        stream.retiredLanes = []
+        for buffer in state.buffers { lanes.append(buffer.takeLane()) }
+        for lane in lanes {
+            for (index, node) in lane.births {
+                state.nodes.insert(index, node)
+                stream.ops.append(.born(index))
+            }
         }
+        let earlier = stream.orphans
+        stream.orphans = [:]
+        for ops in earlier.values {
+            for op in ops { _ = state.nodes.apply(op) }
+        }
+        for lane in lanes {
+            for op in lane.ops {
+                switch state.nodes.apply(op) {
+                case true?: stream.ops.append(op)
+                case false?: if case .anomaly = op { state.anomaliesDropped += 1 }
+                case nil:
+                    stream.ops.append(op)
+                    stream.orphans[op.index, default: []].append(op)
+                }
+            }
+            for edge in lane.edges where state.edgeSet.insert(edge).inserted {
+                stream.edges.append(edge)
+                // Bounded: past this many, an edge seen again may be written again.
+                if state.edgeSet.count > StreamPending.edgeSetLimit { state.edgeSet.removeAll(keepingCapacity: true) }
+            }
+            stream.records.append(contentsOf: lane.records)
+            stream.texts.merge(lane.texts) { old, _ in old }
+        }
+        state.stream = stream
     }
 
     /// What the writer takes at once.
@@ -115,21 +198,15 @@ extension TraceRecorder {
         var liveEdges: [TraceEdge] = []
     }
 
-    /// Takes everything recorded and not yet written: the pending records, and what the threads'
-    /// buffers hold beyond what was taken before (read in place: their threads keep appending).
-    /// Nodes deinitialized leave the table (unless a scope is open).
+    /// Takes everything recorded and not yet written: what the threads' lanes hold, and what
+    /// their buffers hold beyond what was taken before (read in place: their threads keep
+    /// appending). Nodes deinitialized leave the table (unless a scope is open).
     func takeBatch(live: Bool = false) -> StreamBatch {
         var batch = StreamBatch()
         state.withLock { state in
+            Self.absorb(into: &state)
             guard var stream = state.stream else { return }
             state.stream = nil // moved out, so that appending to its arrays copies nothing
-            for buffer in state.buffers {
-                let published = buffer.published
-                if buffer.drained < published.count {
-                    stream.records.append(contentsOf: UnsafeBufferPointer(rebasing: published[buffer.drained...]))
-                    buffer.drained = published.count
-                }
-            }
             swap(&batch.records, &stream.records)
             swap(&batch.texts, &stream.texts)
             swap(&batch.edges, &stream.edges)
@@ -138,7 +215,16 @@ extension TraceRecorder {
             for op in stream.ops {
                 switch op {
                 case .born(let index):
-                    if let node = state.nodes[index] { batch.ops.append(.node(UInt64(index + 1), node)) }
+                    guard let node = state.nodes[index] else { break }
+                    batch.ops.append(.node(UInt64(index + 1), node))
+                    // Deinitialized before its birth was taken (an orphan): its `x` is written.
+                    if node.deinitialized != nil {
+                        if stream.scopes > 0 {
+                            stream.deferredEvictions.append(index)
+                        } else {
+                            state.nodes.evict(index)
+                        }
+                    }
                 case .disposed(let index, let seq): batch.ops.append(.mark(.disposed, UInt64(index + 1), seq))
                 case .terminated(let index, let seq): batch.ops.append(.mark(.terminated, UInt64(index + 1), seq))
                 case .anomaly(let index, let anomaly): batch.ops.append(.anomaly(UInt64(index + 1), anomaly))
@@ -156,7 +242,6 @@ extension TraceRecorder {
                 for index in stream.deferredEvictions { state.nodes.evict(index) }
                 stream.deferredEvictions = []
             }
-            stream.woken = false
             batch.nodesHeld = state.nodes.held
             if live {
                 batch.live = state.nodes.entries().map { (id: UInt64($0.offset + 1), node: $0.element) }

@@ -17,7 +17,11 @@ import Synchronization
 /// (`Buffer.capacity` records, no lock), moved into the ring under the lock when it is full,
 /// before that thread records anything into the ring directly (stop events, long texts,
 /// subscribe-flow steps), and when the thread exits; `snapshot()` reads the buffers too and
-/// merges by `seq`. Everything else takes the lock.
+/// merges by `seq`. Everything else takes the lock. A streamed recording (`RXTRACE`) takes no
+/// lock its threads share: each thread records node births and changes, edges and the records
+/// that carry a text into a lane of its own (`Lane`), nodes are numbered by an atomic counter,
+/// and the writer takes the lanes (`takeBatch`); only a resource sample, every
+/// `streamedResourceInterval` ticks, takes the lock.
 ///
 /// Elements of plain types (no references, at most three words) are kept as copies of their
 /// bytes and described by `snapshot()`; others are described when recorded (docs/trace-format.md).
@@ -135,6 +139,10 @@ public final class TraceRecorder: RxTracer {
     /// The clock: each record takes the next value (atomically, so that threads recording into
     /// their own buffers need no lock to number their records).
     let clock = Atomic<UInt64>(0)
+    /// A streamed recording's nodes born so far (numbered with no lock; see `Lane`).
+    let nodesBorn = Atomic<Int>(0)
+    /// The `seq` of a streamed recording's last resource sample.
+    let lastSampled = Atomic<UInt64>(0)
     let startedAt: UInt64
     let startDate: Date
     let keepSteps: Bool
@@ -185,37 +193,36 @@ public final class TraceRecorder: RxTracer {
     // MARK: The hook
 
     public func node(kind: TraceNodeKind, type: String, callSite: CallSite?) -> UInt64 {
-        let thread = TraceThreads.current
-        let interval = options.resourceInterval
-        let (id, backlog) = state.withLock { state -> (UInt64, Int) in
+        let traceLocal = TraceLocal.current
+        let thread = TraceThreads.current(traceLocal)
+        if streamed {
+            // Numbered without a lock; born into this thread's lane.
+            let index = nodesBorn.wrappingAdd(1, ordering: .relaxed).oldValue
             // Records name nodes in 32 bits: past that many, nodes go untraced.
-            guard state.nodes.count < Int(UInt32.max) else { return (0, 0) }
+            guard index < Int(UInt32.max) else { return 0 }
+            let seq = tick()
+            let node = NodeRecord(kind: kind, type: type, callSite: callSite, created: seq, thread: thread)
+            inLane(traceLocal) { $0.births.append((index, node)) }
+            sampleIfDue(seq)
+            return idBase + UInt64(index + 1)
+        }
+        let interval = options.resourceInterval
+        return state.withLock { state -> UInt64 in
+            guard state.nodes.count < Int(UInt32.max) else { return 0 }
             let seq = tick()
             state.nodes.append(NodeRecord(kind: kind, type: type, callSite: callSite, created: seq, thread: thread))
-            state.stream?.ops.append(.born(state.nodes.count - 1))
             Self.sample(&state, seq: seq, force: false, interval: interval)
-            return (idBase + UInt64(state.nodes.count), state.stream?.backlog ?? 0)
+            return idBase + UInt64(state.nodes.count)
         }
-        if backlog >= StreamPending.holdAt { waitForWriter() }
-        return id
     }
 
     public func edge(from: UInt64, to: UInt64, relation: TraceRelation) {
         let from = local(from), to = local(to)
         guard from != 0, to != 0 else { return }
         let edge = TraceEdge(from: from, to: to, relation: relation)
+        if streamed { return inLane(TraceLocal.current) { $0.edges.append(edge) } }
         state.withLock { state in
-            if state.edgeSet.insert(edge).inserted {
-                if state.stream != nil {
-                    state.stream!.edges.append(edge)
-                    // Bounded: past this many, an edge seen again may be written again.
-                    if state.edgeSet.count > StreamPending.edgeSetLimit {
-                        state.edgeSet.removeAll(keepingCapacity: true)
-                    }
-                } else {
-                    state.edges.append(edge)
-                }
-            }
+            if state.edgeSet.insert(edge).inserted { state.edges.append(edge) }
         }
     }
 
@@ -229,14 +236,19 @@ public final class TraceRecorder: RxTracer {
             thread: TraceThreads.current(traceLocal), call: call, kind: .next, shape: .step,
             parts: captured.text == nil ? [.steps, .keptSteps] : [.steps, .keptSteps, .text]
         )
+        if streamed {
+            record.seq = tick()
+            return inLane(traceLocal) { lane in
+                lane.records.append(record)
+                if let text = captured.text { lane.texts[record.seq] = text }
+            }
+        }
         let buffer = ownBuffer(traceLocal)
-        let backlog = state.withLock { state in
+        state.withLock { state in
             if let buffer { Self.flush(buffer, into: &state) }
             record.seq = tick()
             Self.keep(&state, record, text: captured.text)
-            return state.stream?.backlog ?? 0
         }
-        if backlog >= StreamPending.holdAt { waitForWriter() }
     }
 
     public func event(node: UInt64, kind: TraceEventKind, value: String?) {
@@ -254,6 +266,16 @@ public final class TraceRecorder: RxTracer {
             from: 0, to: UInt32(truncatingIfNeeded: node), thread: TraceThreads.current(traceLocal),
             call: .on, kind: kind, shape: .received, parts: parts
         )
+        if streamed {
+            record.seq = tick()
+            return inLane(traceLocal) { lane in
+                if keepEvents {
+                    lane.records.append(record)
+                    if let text = captured.text { lane.texts[record.seq] = text }
+                }
+                if kind != .next { lane.ops.append(.terminated(Int(node - 1), record.seq)) }
+            }
+        }
         let buffer = ownBuffer(traceLocal)
         state.withLock { state in
             if let buffer { Self.flush(buffer, into: &state) }
@@ -306,63 +328,58 @@ public final class TraceRecorder: RxTracer {
     }
 
     public func disposed(_ node: UInt64) {
-        let node = local(node)
-        guard node != 0 else { return }
-        let interval = options.resourceInterval
-        state.withLock { state in
-            let seq = tick()
-            let index = Int(node - 1)
-            var first = false
-            state.nodes.update(index) { record in
-                if record.disposed == nil {
-                    record.disposed = seq
-                    first = true
-                }
-            }
-            if first { state.stream?.ops.append(.disposed(index, seq)) }
-            Self.sample(&state, seq: seq, force: false, interval: interval)
-        }
+        change(node) { .disposed($0, $1) }
     }
 
     public func deinitialized(_ node: UInt64) {
-        let node = local(node)
-        guard node != 0 else { return }
-        let interval = options.resourceInterval
-        state.withLock { state in
-            let seq = tick()
-            state.nodes.update(Int(node - 1)) { $0.deinitialized = seq }
-            state.stream?.ops.append(.deinitialized(Int(node - 1), seq))
-            Self.sample(&state, seq: seq, force: false, interval: interval)
-        }
+        change(node) { .deinitialized($0, $1) }
     }
 
     public func anomaly(node: UInt64, _ kind: TraceAnomaly, detail: String) {
+        let detail = truncate(detail)
+        change(node, sample: false) { .anomaly($0, TraceAnomalyRecord(kind: kind, seq: $1, detail: detail)) }
+    }
+
+    /// A change to a node (`op`, given the node's index and the change's `seq`): into this
+    /// thread's lane (a streamed recording), or applied to the node under the lock.
+    @inline(__always)
+    private func change(_ node: UInt64, sample: Bool = true, _ op: (Int, UInt64) -> NodeOp) {
         let node = local(node)
         guard node != 0 else { return }
-        let detail = truncate(detail)
+        if streamed {
+            let seq = tick()
+            inLane(TraceLocal.current) { $0.ops.append(op(Int(node - 1), seq)) }
+            if sample { sampleIfDue(seq) }
+            return
+        }
+        let interval = options.resourceInterval
         state.withLock { state in
             let seq = tick()
-            let index = Int(node - 1)
-            let anomaly = TraceAnomalyRecord(kind: kind, seq: seq, detail: detail)
-            var kept = false
-            state.nodes.update(index) { record in
-                if record.anomalies.count < Self.anomaliesPerNode {
-                    record.anomalies.append(anomaly)
-                    kept = true
-                }
-            }
-            if kept {
-                state.stream?.ops.append(.anomaly(index, anomaly))
-            } else {
-                state.anomaliesDropped += 1
-            }
+            let change = op(Int(node - 1), seq)
+            if state.nodes.apply(change) == false, case .anomaly = change { state.anomaliesDropped += 1 }
+            if sample { Self.sample(&state, seq: seq, force: false, interval: interval) }
         }
     }
 
     public func callSite(of node: UInt64) -> CallSite? {
         let node = local(node)
         guard node != 0 else { return nil }
-        return state.withLock { state in state.nodes[Int(node - 1)]?.callSite }
+        let index = Int(node - 1)
+        if streamed {
+            // Most often a node this thread made a moment ago, still in its lane.
+            let traceLocal = TraceLocal.current
+            let found = buffer(traceLocal)._withUnsafeGuaranteedRef { buffer in
+                buffer.lane.withLock { lane -> CallSite?? in
+                    guard let birth = lane.births.suffix(64).last(where: { $0.index == index }) else { return nil }
+                    return .some(birth.node.callSite)
+                }
+            }
+            if let found { return found }
+        }
+        return state.withLock { state in
+            if streamed && state.nodes[index] == nil { Self.absorb(into: &state) }
+            return state.nodes[index]?.callSite
+        }
     }
 
     // MARK: Reading
@@ -371,7 +388,9 @@ public final class TraceRecorder: RxTracer {
     public var currentSeq: UInt64 { clock.load(ordering: .relaxed) }
 
     /// The number of nodes recorded so far.
-    public var nodeCount: Int { state.withLock { $0.nodes.count } }
+    public var nodeCount: Int {
+        streamed ? min(nodesBorn.load(ordering: .relaxed), Int(UInt32.max)) : state.withLock { $0.nodes.count }
+    }
 
     /// Takes a resource sample now (also done at every birth, disposal and deinit).
     public func sampleResources() {
@@ -393,15 +412,18 @@ public final class TraceRecorder: RxTracer {
     }
 
     static func terminate(_ state: inout State, _ node: UInt64, _ seq: UInt64) {
-        let index = Int(node - 1)
-        var first = false
-        state.nodes.update(index) { record in
-            if record.terminated == nil {
-                record.terminated = seq
-                first = true
-            }
-        }
-        if first { state.stream?.ops.append(.terminated(index, seq)) }
+        _ = state.nodes.apply(.terminated(Int(node - 1), seq))
+    }
+
+    /// A streamed recording's resource sample, when `streamedResourceInterval` ticks have passed
+    /// since the last one (the lock is taken only then).
+    @inline(__always)
+    func sampleIfDue(_ seq: UInt64) {
+        let last = lastSampled.load(ordering: .relaxed)
+        guard seq >= last &+ options.resourceInterval,
+            lastSampled.compareExchange(expected: last, desired: seq, ordering: .relaxed).exchanged
+        else { return }
+        state.withLock { state in Self.sample(&state, seq: seq, force: true, interval: 1) }
     }
 
     static func sample(_ state: inout State, seq: UInt64, force: Bool, interval: UInt64) {

@@ -38,6 +38,16 @@ final class TraceStreamWriter: @unchecked Sendable {
     /// Interned ids of the current segment, by thread and by call (no string hashing per record).
     private var threadIDs: [UInt32: Int] = [:]
     private var callIDs: [TraceCall: Int] = [:]
+    /// Interned ids of the current segment for nodes' kinds, types and call sites: a call site
+    /// is found by its file literal's address and line (its description splits the file path).
+    private var kindIDs: [TraceNodeKind: Int] = [:]
+    private var typeIDs: [String: Int] = [:]
+    private var siteIDs: [SiteKey: (site: Int, file: Int)] = [:]
+
+    private struct SiteKey: Hashable {
+        let file: UInt
+        let line: UInt
+    }
     private var finished = false
     private var failure: String?
     private let stopping = Atomic<Bool>(false)
@@ -142,9 +152,39 @@ final class TraceStreamWriter: @unchecked Sendable {
     }
 
     private func writeNode(_ id: UInt64, _ node: TraceRecorder.NodeRecord) {
+        let kind = kindIDs[node.kind] ?? intern(node.kind.rawValue) { kindIDs[node.kind] = $0 }
+        let type = typeIDs[node.type] ?? intern(node.type) { typeIDs[node.type] = $0 }
+        var site: (site: Int, file: Int)?
+        if let callSite = node.callSite {
+            if callSite.file.hasPointerRepresentation {
+                let key = SiteKey(file: UInt(bitPattern: callSite.file.utf8Start), line: callSite.line)
+                site = siteIDs[key] ?? internSite(callSite)
+                siteIDs[key] = site
+            } else {
+                site = internSite(callSite)
+            }
+        }
         encoder.node(
-            id: id, kind: node.kind.rawValue, type: node.type, callSite: node.callSite?.description,
-            fileID: node.callSite?.fileID, created: node.created, thread: threadName(node.thread))
+            id: id, kindID: kind, typeID: type, callSiteID: site?.site, fileIDID: site?.file, created: node.created,
+            threadID: threadID(node.thread))
+    }
+
+    private func intern(_ text: String, remember: (Int) -> Void) -> Int {
+        let id = encoder.intern(text)
+        remember(id)
+        return id
+    }
+
+    private func internSite(_ callSite: CallSite) -> (site: Int, file: Int) {
+        (encoder.intern(callSite.description), encoder.intern(callSite.fileID))
+    }
+
+    /// The interned id of a thread's name in the current segment.
+    private func threadID(_ index: UInt32) -> Int {
+        if let id = threadIDs[index] { return id }
+        let id = encoder.intern(threadName(index))
+        threadIDs[index] = id
+        return id
     }
 
     /// `RXTRACE_MAX_MB` reached: the file is replaced by a new segment (written beside it, then
@@ -167,6 +207,9 @@ final class TraceStreamWriter: @unchecked Sendable {
         encoder.resetStrings()
         threadIDs.removeAll()
         callIDs.removeAll()
+        kindIDs.removeAll()
+        typeIDs.removeAll()
+        siteIDs.removeAll()
         var meta = self.meta
         meta["segment"] = String(segments)
         encoder.header(meta: meta)
@@ -194,27 +237,14 @@ final class TraceStreamWriter: @unchecked Sendable {
     /// A record's steps and events as `c` and `v` lines.
     private func encode(_ record: TraceRecord, texts: [UInt64: String]) {
         let value = recorder.describe(record, texts: texts)
-        let threadID: Int
-        if let id = threadIDs[record.thread] {
-            threadID = id
-        } else {
-            threadID = encoder.intern(threadName(record.thread))
-            threadIDs[record.thread] = threadID
-        }
+        let threadID = threadID(record.thread)
         record.forEachStep { seq, call, from, to in
+            let callID = callIDs[call] ?? intern(call.rawValue) { callIDs[call] = $0 }
             if record.shape == .step {
                 // The subscribe flow's details repeat (`CurrentThreadScheduler`): interned.
                 encoder.step(
-                    seq: seq, from: UInt64(from), to: UInt64(to), call: call.rawValue, detail: value,
-                    thread: threadName(record.thread))
+                    seq: seq, from: UInt64(from), to: UInt64(to), callID: callID, detail: value, threadID: threadID)
             } else {
-                let callID: Int
-                if let id = callIDs[call] {
-                    callID = id
-                } else {
-                    callID = encoder.intern(call.rawValue)
-                    callIDs[call] = callID
-                }
                 encoder.step(
                     seq: seq, from: UInt64(from), to: UInt64(to), callID: callID, event: record.kind, value: value,
                     threadID: threadID)

@@ -1,0 +1,168 @@
+import Foundation
+import RxTrace
+import Synchronization
+import Testing
+
+@testable import RxCore
+
+/// A streamed recording's threads record into lanes of their own (no lock they share), so one
+/// thread may dispose of a node whose birth another thread's lane still holds when the writer
+/// takes a batch. These tests set up that order by hand, then run it for real across threads.
+@Suite(.serialized) struct LaneTests {
+    typealias NodeRecord = TraceRecorder.NodeRecord
+
+    /// A streamed recorder with two lanes, `a` and `b`, as two threads would have.
+    private func recorderWithTwoLanes() -> (TraceRecorder, a: TraceRecorder.Buffer, b: TraceRecorder.Buffer) {
+        let recorder = TraceRecorder(options: TraceRecorder.Options(), streamed: true)
+        let a = TraceRecorder.Buffer(), b = TraceRecorder.Buffer()
+        recorder.state.withLock { $0.buffers = [a, b] }
+        return (recorder, a, b)
+    }
+
+    private func birth(_ index: Int, created: UInt64) -> (index: Int, node: NodeRecord) {
+        (index, NodeRecord(kind: .sink, type: "MapSink", callSite: nil, created: created, thread: 0))
+    }
+
+    private func marks(_ batch: TraceRecorder.StreamBatch) -> [String] {
+        batch.ops.compactMap { op in
+            guard case .mark(let mark, let id, let seq) = op else { return nil }
+            return "\(mark) \(id) \(seq)"
+        }
+    }
+
+    private func nodes(_ batch: TraceRecorder.StreamBatch) -> [(UInt64, NodeRecord)] {
+        batch.ops.compactMap { op in
+            guard case .node(let id, let node) = op else { return nil }
+            return (id, node)
+        }
+    }
+
+    @Test func aChangeBeforeItsBirthIsWrittenAndAppliedWhenTheBirthComes() throws {
+        let (recorder, a, b) = recorderWithTwoLanes()
+        // Thread b disposed of node 1 and let it go; thread a's lane does not hold its birth yet.
+        b.lane.withLock { $0.ops += [.disposed(0, 5), .deinitialized(0, 6)] }
+        let first = recorder.takeBatch()
+        #expect(marks(first) == ["disposed 1 5", "deinitialized 1 6"])
+        #expect(nodes(first).isEmpty)
+        a.lane.withLock { $0.births.append(birth(0, created: 4)) }
+        let second = recorder.takeBatch()
+        let written = try #require(nodes(second).first)
+        #expect(written.0 == 1 && written.1.created == 4)
+        #expect(written.1.disposed == 5 && written.1.deinitialized == 6)
+        #expect(marks(second).isEmpty, "the marks were written with the first batch")
+        // Deinitialized and written: it leaves memory.
+        #expect(second.nodesHeld == 0)
+    }
+
+    @Test func aBirthAndItsChangesInOneBatchAreTakenBirthFirst() throws {
+        let (recorder, a, b) = recorderWithTwoLanes()
+        // Lane a is taken before lane b, but b holds the birth.
+        a.lane.withLock { $0.ops.append(.disposed(0, 8)) }
+        b.lane.withLock { $0.births.append(birth(0, created: 7)) }
+        let batch = recorder.takeBatch()
+        #expect(nodes(batch).map(\.0) == [1])
+        #expect(marks(batch) == ["disposed 1 8"])
+        #expect(recorder.state.withLock { $0.stream!.orphans.isEmpty })
+        #expect(batch.nodesHeld == 1)
+    }
+
+    @Test func aChangeToANodeThatLeftIsWrittenAndLetGo() {
+        let (recorder, a, b) = recorderWithTwoLanes()
+        a.lane.withLock { lane in
+            lane.births.append(birth(0, created: 1))
+            lane.ops.append(.deinitialized(0, 3))
+        }
+        _ = recorder.takeBatch()
+        // A late disposal from another thread, of a node written and let go already.
+        b.lane.withLock { $0.ops.append(.disposed(0, 2)) }
+        let late = recorder.takeBatch()
+        #expect(marks(late) == ["disposed 1 2"])
+        #expect(recorder.state.withLock { $0.stream!.orphans.count } == 1)
+        // Its birth never comes again: the orphan goes at the next batch.
+        let next = recorder.takeBatch()
+        #expect(next.ops.isEmpty)
+        #expect(recorder.state.withLock { $0.stream!.orphans.isEmpty })
+        #expect(next.nodesHeld == 0)
+    }
+
+    @Test func twoThreadsDisposingOfOneNodeLeaveTheEarliest() {
+        let (recorder, a, b) = recorderWithTwoLanes()
+        a.lane.withLock { $0.births.append(birth(0, created: 1)) }
+        _ = recorder.takeBatch()
+        // Lane a is taken first but holds the later disposal.
+        a.lane.withLock { $0.ops.append(.disposed(0, 9)) }
+        b.lane.withLock { $0.ops.append(.disposed(0, 7)) }
+        let batch = recorder.takeBatch()
+        #expect(marks(batch) == ["disposed 1 9", "disposed 1 7"])
+        #expect(recorder.state.withLock { $0.nodes[0]?.disposed } == 7)
+        // A third, later one is not news.
+        b.lane.withLock { $0.ops.append(.disposed(0, 12)) }
+        #expect(marks(recorder.takeBatch()).isEmpty)
+    }
+
+    /// Readers keep the earliest of a node's marks, whatever order their lines come in.
+    @Test func readersKeepTheEarliestMark() throws {
+        let text = """
+            {"format":"rxtrace/2","meta":{}}
+            ["n",1,"sink","MapSink",null,null,1,null]
+            ["d",1,9]
+            ["d",1,7]
+            ["a",1,"reentrantOn",6,"second"]
+            ["a",1,"reentrantOn",4,"first"]
+            ["end",{"reason":"exit","seq":10}]
+
+            """
+        let document = try TraceDocument.decode(Data(text.utf8))
+        #expect(document.nodes.first?.disposed == 7)
+        #expect(document.nodes.first?.anomalies.map(\.detail) == ["first", "second"])
+    }
+
+    /// For real: subscriptions made on some threads and disposed of on others, while the writer
+    /// takes batches; the file holds every node with its disposal and deinit, and none is left
+    /// in memory.
+    @Test func subscriptionsDisposedOfOnOtherThreadsAreWholeInTheFile() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-\(UUID().uuidString).trace")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let perThread = 400
+        try checkingNoLeaks {
+            let recorder = try #require(
+                TraceAutostart.start(environment: ["RXTRACE": url.path, "RXTRACE_FORMAT": "2"]))
+            defer { TraceAutostart.finish() }
+            let subject = PublishSubject<Int>()
+            let handOver = Mutex<[Disposable]>([])
+            let group = DispatchGroup()
+            for thread in 0..<4 {
+                group.enter()
+                Thread {
+                    for step in 0..<perThread {
+                        if thread % 2 == 0 {
+                            let d = subject.map { $0 + 1 }.subscribe(onNext: { _ in })
+                            handOver.withLock { $0.append(d) }
+                        } else if let d = handOver.withLock({ $0.popLast() }) {
+                            d.dispose()
+                        }
+                        if step % 100 == 0 { subject.onNext(step) }
+                    }
+                    group.leave()
+                }.start()
+            }
+            group.wait()
+            for d in handOver.withLock({ $0 }) { d.dispose() }
+            handOver.withLock { $0 = [] }
+            var held = Int.max
+            for _ in 0..<40 where held > 10 {
+                Thread.sleep(forTimeInterval: 0.05)
+                held = recorder.nodesHeld
+            }
+            #expect(held <= 10, "\(held) nodes still held")
+        }
+        let document = try TraceDocument.read(from: url)
+        let disposers = document.nodes.filter { $0.type == "SinkDisposer" }
+        #expect(disposers.count == 2 * perThread)
+        #expect(disposers.allSatisfy { $0.disposed != nil && $0.deinitialized != nil })
+        #expect(document.nodes.allSatisfy { node in node.disposed.map { $0 > node.created } ?? true })
+        #expect(document.nodes.filter { $0.kind != .subject }.allSatisfy { $0.deinitialized != nil })
+        #expect(Set(document.nodes.map(\.id)).count == document.nodes.count)
+        #expect(Trace.leaks(in: document).isEmpty)
+    }
+}
