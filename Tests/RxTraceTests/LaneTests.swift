@@ -100,6 +100,52 @@ import Testing
         #expect(marks(recorder.takeBatch()).isEmpty)
     }
 
+    @Test func anEdgeFromANodeHeldIsWrittenOnce() {
+        let (recorder, a, b) = recorderWithTwoLanes()
+        let edge = TraceEdge(from: 1, to: 2, relation: .subscribes)
+        let stray = TraceEdge(from: 9, to: 2, relation: .forward)
+        a.lane.withLock { lane in
+            lane.births += [birth(0, created: 1), birth(1, created: 2)]
+            lane.edges += [edge, edge, stray]
+        }
+        b.lane.withLock { $0.edges += [edge, stray] }
+        let batch = recorder.takeBatch()
+        // Node 9 is not held (never born here): its edge is written each time (readers keep one).
+        #expect(batch.edges == [edge, stray, stray])
+        #expect(recorder.state.withLock { $0.nodes[0]?.edges } == [edge])
+        b.lane.withLock { $0.edges.append(edge) }
+        #expect(recorder.takeBatch().edges.isEmpty)
+    }
+
+    /// The streamed node table: nodes found by index in a window over the newest, the window
+    /// slid past those that left, the few that outlive it moved aside and still found.
+    @Test func theNodeTableKeepsSurvivorsOfItsWindow() {
+        var table = TraceRecorder.NodeTable(evicting: true)
+        let count = TraceRecorder.NodeTable.windowLimit * 3
+        for index in 0..<count {
+            table.insert(index, birth(index, created: UInt64(index + 1)).node)
+            // All but every 10,000th leave soon after birth.
+            if index >= 8, (index - 8) % 10_000 != 0 { table.evict(index - 8) }
+        }
+        let survivors = Array(stride(from: 0, to: count - 8, by: 10_000))
+        let expected = survivors + Array(count - 8..<count)
+        #expect(table.held == expected.count)
+        #expect(table.entries().map(\.offset) == expected)
+        #expect(table[10_000]?.created == 10_001)
+        #expect(table[10_001] == nil)
+        #expect(table.apply(.disposed(10_000, 5)) == true)
+        #expect(table[10_000]?.disposed == 5)
+        #expect(table.apply(.disposed(10_001, 5)) == nil)
+        // A late birth below the window is held too.
+        table.evict(20_000)
+        table.insert(20_000, birth(20_000, created: 7).node)
+        #expect(table[20_000]?.created == 7)
+        #expect(table.count == count)
+        for index in expected { table.evict(index) }
+        table.evict(20_000)
+        #expect(table.held == 0 && table.entries().isEmpty)
+    }
+
     /// Readers keep the earliest of a node's marks, whatever order their lines come in.
     @Test func readersKeepTheEarliestMark() throws {
         let text = """

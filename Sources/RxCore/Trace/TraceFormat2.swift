@@ -126,11 +126,14 @@ package struct TraceLineEncoder {
         step(seq: seq, from: from, to: to, callID: intern(call), detail: detail, threadID: thread.map { intern($0) })
     }
 
-    /// A step of the subscribe flow with its call and thread interned already.
+    /// A step of the subscribe flow with its call and thread interned already. A detail that
+    /// names nodes (`unique`: `subscribe(12)`, `run(observer: 12, cancel: 13)`) never comes
+    /// again and is written in place.
     package mutating func step(
-        seq: UInt64, from: UInt64, to: UInt64, callID call: Int, detail: String?, threadID thread: Int?
+        seq: UInt64, from: UInt64, to: UInt64, callID call: Int, detail: String?, unique: Bool = false,
+        threadID thread: Int?
     ) {
-        let detail = detail.map { value($0) }
+        let detail = detail.map { unique ? .text($0) : value($0) }
         append("[\"c\",")
         appendUInt(seq)
         comma()

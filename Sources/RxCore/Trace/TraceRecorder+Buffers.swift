@@ -53,17 +53,31 @@ extension TraceRecorder {
             count.store(0, ordering: .relaxed)
         }
 
+        /// An emptied lane with its arrays' room, for the thread's next (touched only under the
+        /// recorder's lock): a lane taken every batch would otherwise grow from nothing again,
+        /// in fresh memory.
+        var spare: Lane?
+
         /// What the lane holds, and the buffer's entries not taken yet, taken whole (the
-        /// writer; the thread goes on appending).
+        /// writer, under the recorder's lock; the thread goes on appending).
         func takeLane() -> Lane {
+            var taken = spare ?? Lane()
+            spare = nil
             lane.withLock { lane in
                 let rest = undrained
                 lane.records.append(contentsOf: rest)
                 drained += rest.count
-                var taken = Lane()
                 swap(&taken, &lane)
-                return taken
             }
+            return taken
+        }
+
+        /// Keeps a lane whose contents were taken, emptied, as the next `spare` (not a very
+        /// large one: memory would stay held).
+        func recycle(_ taken: consuming Lane) {
+            guard taken.records.capacity <= Lane.keptRoom else { return }
+            taken.removeAll()
+            spare = taken
         }
     }
 
@@ -76,16 +90,32 @@ extension TraceRecorder {
     /// keeps a change to a node it has not seen born until the next batch.
     struct Lane {
         /// Records' worth past which the writer is woken before its next tick.
-        static let wakeAt = 1 << 15
-        /// Records' worth past which the thread waits for the writer (about 8 MB per thread).
-        static let holdAt = 1 << 17
+        static let wakeAt = 1 << 14
+        /// Records' worth past which the thread waits for the writer (about 4 MB per thread).
+        static let holdAt = 1 << 16
 
         var births: [(index: Int, node: NodeRecord)] = []
         var ops: [NodeOp] = []
         var edges: [TraceEdge] = []
         var records: [TraceRecord] = []
-        var texts: [UInt64: String] = [:]
+        /// The texts of the records that carry one (`.text`), in the records' order.
+        var texts: [String] = []
+        var resources: [ResourceRecord] = []
         var woken = false
+
+        /// Most records a spare lane keeps room for.
+        static let keptRoom = 1 << 16
+
+        /// Empties the lane, keeping its arrays' room.
+        mutating func removeAll() {
+            births.removeAll(keepingCapacity: true)
+            ops.removeAll(keepingCapacity: true)
+            edges.removeAll(keepingCapacity: true)
+            records.removeAll(keepingCapacity: true)
+            texts.removeAll(keepingCapacity: true)
+            resources.removeAll(keepingCapacity: true)
+            woken = false
+        }
 
         /// What waits for the writer, in records' worth (a node's birth or change holds about
         /// four records' worth of memory).

@@ -125,7 +125,7 @@ extension TraceRecorder {
             return inLane(traceLocal) { lane in
                 if count > 0 {
                     lane.records.append(entry)
-                    if let text = captured.text { lane.texts[entry.seq] = text }
+                    if let text = captured.text { lane.texts.append(text) }
                 }
                 if terminates { lane.ops.append(.terminated(Int(entry.to) - 1, last)) }
             }

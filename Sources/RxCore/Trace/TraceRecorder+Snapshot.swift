@@ -33,7 +33,7 @@ extension TraceRecorder {
             var texts = state.records.texts
             if let stream = state.stream {
                 texts.merge(stream.retainedTexts) { old, _ in old }
-                texts.merge(stream.texts) { old, _ in old }
+                texts.merge(Self.textsBySeq(stream.records, stream.texts)) { old, _ in old }
             }
             return (state, state.records.totalSteps, state.records.totalEvents, texts)
         }
@@ -75,7 +75,9 @@ extension TraceRecorder {
                     terminated: record.terminated, thread: threadName(record.thread), anomalies: record.anomalies
                 ))
         }
-        let edges = state.edges.filter { kept.contains($0.from) && kept.contains($0.to) }
+        // A streamed recording keeps edges with their nodes.
+        let allEdges = streamed ? state.nodes.entries().flatMap(\.element.edges) : state.edges
+        let edges = allEdges.filter { kept.contains($0.from) && kept.contains($0.to) }
         let steps = keptSteps.lazy.filter { $0.seq > since }.map { ref -> TraceStep in
             let record = records[ref.index]
             let value = self.describe(record, texts: texts)
@@ -161,7 +163,12 @@ extension TraceRecorder {
 
     /// The value (or a step's detail) a record holds, as text.
     func describe(_ record: TraceRecord, texts: [UInt64: String]) -> String? {
-        if record.parts.contains(.text) { return texts[record.seq] ?? "" }
+        describe(record, text: record.parts.contains(.text) ? texts[record.seq] ?? "" : nil)
+    }
+
+    /// The value a record holds, as text, given its text when it carries one (`.text`).
+    func describe(_ record: TraceRecord, text: String?) -> String? {
+        if record.parts.contains(.text) { return text ?? "" }
         guard let type = record.type else { return nil }
         if type == InlineText.self {
             return withUnsafeBytes(of: record.words) { buffer in

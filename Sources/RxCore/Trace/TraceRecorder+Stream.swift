@@ -6,41 +6,117 @@ import Foundation
 extension TraceRecorder {
     /// The nodes: all of them (a recording in code), or only those still needed (a streamed
     /// recording: a deinitialized node leaves once written). Indices are node ids minus one.
+    ///
+    /// A streamed recording's nodes mostly leave soon after they are born, so they are kept in
+    /// a window over the newest indices (found by subtraction, no hashing), slid forward past
+    /// the nodes that left; the few that outlive the window (a subject alive all run long) move
+    /// to a dictionary.
     struct NodeTable {
         /// Nodes born so far.
         private(set) var count = 0
         private var dense: [NodeRecord] = []
-        private var sparse: [Int: NodeRecord] = [:]
         let evicting: Bool
+        /// The window: `window[i]` is node index `windowBase + i` (nil: left, or not born yet).
+        private var windowBase = 0
+        private var window: [NodeRecord?] = []
+        /// Held nodes older than the window.
+        private var survivors: [Int: NodeRecord] = [:]
+        private var heldInWindow = 0
+        /// Longest the window grows before its oldest nodes move to `survivors`.
+        static let windowLimit = 1 << 15
 
         init(evicting: Bool) { self.evicting = evicting }
 
         mutating func append(_ record: NodeRecord) {
-            if evicting { sparse[count] = record } else { dense.append(record) }
-            count += 1
+            if evicting { insert(count, record) } else { dense.append(record) }
+            count = max(count, dense.count)
         }
 
         subscript(index: Int) -> NodeRecord? {
             guard index >= 0, index < count else { return nil }
-            return evicting ? sparse[index] : dense[index]
+            if !evicting { return dense[index] }
+            if index >= windowBase {
+                let slot = index - windowBase
+                return slot < window.count ? window[slot] : nil
+            }
+            return survivors[index]
         }
 
         /// Changes a node still held (a node that left is not changed); nil when it is not held.
         @inline(__always)
         @discardableResult
         mutating func update<Result>(_ index: Int, _ body: (inout NodeRecord) -> Result) -> Result? {
-            if evicting {
-                guard let position = sparse.index(forKey: index) else { return nil }
-                return body(&sparse.values[position])
+            guard evicting else {
+                guard index >= 0, index < dense.count else { return nil }
+                return body(&dense[index])
             }
-            guard index >= 0, index < dense.count else { return nil }
-            return body(&dense[index])
+            if index >= windowBase {
+                let slot = index - windowBase
+                guard slot < window.count, window[slot] != nil else { return nil }
+                return body(&window[slot]!)
+            }
+            guard let position = survivors.index(forKey: index) else { return nil }
+            return body(&survivors.values[position])
         }
 
         /// A streamed recording's birth, numbered by its thread (births arrive out of order).
         mutating func insert(_ index: Int, _ record: NodeRecord) {
-            sparse[index] = record
             count = max(count, index + 1)
+            guard index >= windowBase else {
+                survivors[index] = record
+                return
+            }
+            let slot = index - windowBase
+            if slot >= window.count { window.append(contentsOf: repeatElement(nil, count: slot - window.count + 1)) }
+            if window[slot] == nil { heldInWindow += 1 }
+            window[slot] = record
+            if window.count > Self.windowLimit { slide() }
+        }
+
+        mutating func evict(_ index: Int) {
+            guard evicting else { return }
+            guard index >= windowBase else {
+                survivors[index] = nil
+                return
+            }
+            let slot = index - windowBase
+            guard slot < window.count, window[slot] != nil else { return }
+            window[slot] = nil
+            heldInWindow -= 1
+            if slot == 0 { slide() }
+        }
+
+        /// Moves the window past the nodes that left at its start; when it is full, its older
+        /// half's nodes move to `survivors`.
+        private mutating func slide() {
+            var start = 0
+            if window.count > Self.windowLimit {
+                start = window.count / 2
+                for slot in 0..<start {
+                    if let record = window[slot] {
+                        survivors[windowBase + slot] = record
+                        heldInWindow -= 1
+                    }
+                }
+            }
+            while start < window.count, window[start] == nil { start += 1 }
+            // Only worth moving when much has left (a node alive at the start pins it).
+            guard start > 0, start >= 64 || start == window.count else { return }
+            window.removeFirst(start)
+            windowBase += start
+        }
+
+        /// How many nodes are held.
+        var held: Int { evicting ? heldInWindow + survivors.count : dense.count }
+
+        /// The nodes held, in id order.
+        func entries() -> [(offset: Int, element: NodeRecord)] {
+            if !evicting { return Array(dense.enumerated()) }
+            var entries = survivors.sorted { $0.key < $1.key }.map { (offset: $0.key, element: $0.value) }
+            for (slot, record) in window.enumerated() {
+                if let record { entries.append((offset: windowBase + slot, element: record)) }
+            }
+            return entries
         }
 
         /// Applies a change to a node; whether it is news to write: a node's first disposal and
@@ -75,18 +151,6 @@ extension TraceRecorder {
             }
         }
 
-        mutating func evict(_ index: Int) {
-            if evicting { sparse[index] = nil }
-        }
-
-        /// How many nodes are held.
-        var held: Int { evicting ? sparse.count : dense.count }
-
-        /// The nodes held, in id order.
-        func entries() -> [(offset: Int, element: NodeRecord)] {
-            if !evicting { return Array(dense.enumerated()) }
-            return sparse.sorted { $0.key < $1.key }.map { (offset: $0.key, element: $0.value) }
-        }
     }
 
     /// What happened to nodes since the writer last took a batch, in order.
@@ -109,12 +173,9 @@ extension TraceRecorder {
 
     /// A streamed recording's records taken from the threads' lanes and not yet by its writer.
     struct StreamPending {
-        /// Most edges remembered to write each once (beyond, an edge seen again may be written
-        /// again; readers keep one).
-        static let edgeSetLimit = 200_000
-
         var records: [TraceRecord] = []
-        var texts: [UInt64: String] = [:]
+        /// The texts of the records that carry one (`.text`), in the records' order.
+        var texts: [String] = []
         var ops: [NodeOp] = []
         var edges: [TraceEdge] = []
         var resources: [ResourceRecord] = []
@@ -145,7 +206,17 @@ extension TraceRecorder {
         state.stream = nil // moved out, so that appending to its arrays copies nothing
         var lanes = stream.retiredLanes
         stream.retiredLanes = []
+        let retired = lanes.count
         for buffer in state.buffers { lanes.append(buffer.takeLane()) }
+        defer {
+            // Emptied, back to their threads' buffers for the next batch (moved out of `lanes`,
+            // so that emptying them keeps their room rather than copying).
+            for (buffer, index) in zip(state.buffers, lanes.indices.dropFirst(retired)) {
+                var lane = Lane()
+                swap(&lane, &lanes[index])
+                buffer.recycle(lane)
+            }
+        }
         for lane in lanes {
             for (index, node) in lane.births {
                 state.nodes.insert(index, node)
@@ -167,13 +238,20 @@ extension TraceRecorder {
                     stream.orphans[op.index, default: []].append(op)
                 }
             }
-            for edge in lane.edges where state.edgeSet.insert(edge).inserted {
-                stream.edges.append(edge)
-                // Bounded: past this many, an edge seen again may be written again.
-                if state.edgeSet.count > StreamPending.edgeSetLimit { state.edgeSet.removeAll(keepingCapacity: true) }
+            for edge in lane.edges {
+                // Kept with its `from` node; one from a node not held (gone, or its birth not
+                // taken yet) is written again if it comes again (readers keep one).
+                let news =
+                    state.nodes.update(Int(edge.from - 1)) { node -> Bool in
+                        guard !node.edges.contains(edge) else { return false }
+                        node.edges.append(edge)
+                        return true
+                    } ?? true
+                if news { stream.edges.append(edge) }
             }
             stream.records.append(contentsOf: lane.records)
-            stream.texts.merge(lane.texts) { old, _ in old }
+            stream.texts.append(contentsOf: lane.texts)
+            stream.resources.append(contentsOf: lane.resources)
         }
         state.stream = stream
     }
@@ -188,7 +266,8 @@ extension TraceRecorder {
         var ops: [Op] = []
         var edges: [TraceEdge] = []
         var records: [TraceRecord] = []
-        var texts: [UInt64: String] = [:]
+        /// The texts of the records that carry one, in the records' order.
+        var texts: [String] = []
         var resources: [ResourceRecord] = []
         /// How many nodes the recorder still holds.
         var nodesHeld = 0
@@ -236,7 +315,7 @@ extension TraceRecorder {
             stream.ops.removeAll(keepingCapacity: true)
             if stream.scopes > 0 {
                 stream.retained.append(contentsOf: batch.records)
-                stream.retainedTexts.merge(batch.texts) { old, _ in old }
+                stream.retainedTexts.merge(Self.textsBySeq(batch.records, batch.texts)) { old, _ in old }
                 stream.retainedResources.append(contentsOf: batch.resources)
             } else if !stream.deferredEvictions.isEmpty {
                 for index in stream.deferredEvictions { state.nodes.evict(index) }
@@ -247,13 +326,37 @@ extension TraceRecorder {
                 batch.live = state.nodes.entries().map { (id: UInt64($0.offset + 1), node: $0.element) }
                 let ids = Set(batch.live.map(\.id))
                 let own = Set(batch.edges)
-                batch.liveEdges = state.edgeSet.filter { edge in
-                    ids.contains(edge.from) && ids.contains(edge.to) && !own.contains(edge)
+                batch.liveEdges = batch.live.flatMap(\.node.edges).filter { edge in
+                    ids.contains(edge.to) && !own.contains(edge)
                 }
             }
             state.stream = stream
         }
         return batch
+    }
+
+    /// Gives back the room of a written batch's records for the next batch (not a very large
+    /// one: memory would stay held), so that batches do not grow from nothing in fresh memory.
+    func recycle(_ records: inout [TraceRecord]) {
+        guard records.capacity <= Lane.keptRoom * 4 else { return }
+        records.removeAll(keepingCapacity: true)
+        state.withLock { state in
+            guard state.stream != nil, state.stream!.records.isEmpty,
+                state.stream!.records.capacity < records.capacity
+            else { return }
+            swap(&state.stream!.records, &records)
+        }
+    }
+
+    /// The texts of `records` (those that carry one, in order) by the records' `seq`.
+    static func textsBySeq(_ records: [TraceRecord], _ texts: [String]) -> [UInt64: String] {
+        var bySeq: [UInt64: String] = [:]
+        var next = texts.startIndex
+        for record in records where record.parts.contains(.text) && next < texts.endIndex {
+            bySeq[record.seq] = texts[next]
+            next += 1
+        }
+        return bySeq
     }
 
     /// What `body` records, as a document (the part of this recording from its start: see

@@ -89,6 +89,9 @@ public final class TraceRecorder: RxTracer {
         var terminated: UInt64?
         var thread: UInt32
         var anomalies: [TraceAnomalyRecord] = []
+        /// A streamed recording's edges from this node: each written once, and carried into a
+        /// new segment while the node lives.
+        var edges: [TraceEdge] = []
     }
 
     /// A value (or detail) on its way into a record: the record's part, and the text for
@@ -202,8 +205,11 @@ public final class TraceRecorder: RxTracer {
             guard index < Int(UInt32.max) else { return 0 }
             let seq = tick()
             let node = NodeRecord(kind: kind, type: type, callSite: callSite, created: seq, thread: thread)
-            inLane(traceLocal) { $0.births.append((index, node)) }
-            sampleIfDue(seq)
+            let sample = dueSample(seq)
+            inLane(traceLocal) { lane in
+                lane.births.append((index, node))
+                if let sample { lane.resources.append(sample) }
+            }
             return idBase + UInt64(index + 1)
         }
         let interval = options.resourceInterval
@@ -240,7 +246,7 @@ public final class TraceRecorder: RxTracer {
             record.seq = tick()
             return inLane(traceLocal) { lane in
                 lane.records.append(record)
-                if let text = captured.text { lane.texts[record.seq] = text }
+                if let text = captured.text { lane.texts.append(text) }
             }
         }
         let buffer = ownBuffer(traceLocal)
@@ -271,7 +277,7 @@ public final class TraceRecorder: RxTracer {
             return inLane(traceLocal) { lane in
                 if keepEvents {
                     lane.records.append(record)
-                    if let text = captured.text { lane.texts[record.seq] = text }
+                    if let text = captured.text { lane.texts.append(text) }
                 }
                 if kind != .next { lane.ops.append(.terminated(Int(node - 1), record.seq)) }
             }
@@ -348,8 +354,11 @@ public final class TraceRecorder: RxTracer {
         guard node != 0 else { return }
         if streamed {
             let seq = tick()
-            inLane(TraceLocal.current) { $0.ops.append(op(Int(node - 1), seq)) }
-            if sample { sampleIfDue(seq) }
+            let due = sample ? dueSample(seq) : nil
+            inLane(TraceLocal.current) { lane in
+                lane.ops.append(op(Int(node - 1), seq))
+                if let due { lane.resources.append(due) }
+            }
             return
         }
         let interval = options.resourceInterval
@@ -415,15 +424,15 @@ public final class TraceRecorder: RxTracer {
         _ = state.nodes.apply(.terminated(Int(node - 1), seq))
     }
 
-    /// A streamed recording's resource sample, when `streamedResourceInterval` ticks have passed
-    /// since the last one (the lock is taken only then).
+    /// A streamed recording's resource sample at `seq`, when `streamedResourceInterval` ticks
+    /// have passed since the last one (for the thread's lane: no lock).
     @inline(__always)
-    func sampleIfDue(_ seq: UInt64) {
+    func dueSample(_ seq: UInt64) -> ResourceRecord? {
         let last = lastSampled.load(ordering: .relaxed)
         guard seq >= last &+ options.resourceInterval,
             lastSampled.compareExchange(expected: last, desired: seq, ordering: .relaxed).exchanged
-        else { return }
-        state.withLock { state in Self.sample(&state, seq: seq, force: true, interval: 1) }
+        else { return nil }
+        return ResourceRecord(seq: seq, counts: ResourceCounter.all().map(\.live))
     }
 
     static func sample(_ state: inout State, seq: UInt64, force: Bool, interval: UInt64) {

@@ -24,25 +24,26 @@ final class TraceStreamWriter: @unchecked Sendable {
     let maxBytes: Int?
     private let meta: [String: String]
     /// What the current segment holds, for the `drop` line when it is let go.
-    private var segment = SegmentCounts()
+    @exclusivity(unchecked) private var segment = SegmentCounts()
     private var segments = 0
 
     struct SegmentCounts {
         var steps = 0, events = 0, resources = 0, nodes = 0, bytes = 0
     }
-    /// Guards everything below: the writer thread and `finish` take turns.
+    /// Guards everything below: the writer thread and `finish` take turns (so the per-line
+    /// state needs no exclusivity checks).
     private let io = Mutex<Void>(())
     private var file: Int32
-    private var encoder = TraceLineEncoder(capacity: 1 << 20)
+    @exclusivity(unchecked) private var encoder = TraceLineEncoder(capacity: 1 << 20)
     private var threadNames: [UInt32: String] = [:]
     /// Interned ids of the current segment, by thread and by call (no string hashing per record).
-    private var threadIDs: [UInt32: Int] = [:]
-    private var callIDs: [TraceCall: Int] = [:]
+    @exclusivity(unchecked) private var threadIDs: [UInt32: Int] = [:]
+    @exclusivity(unchecked) private var callIDs: [TraceCall: Int] = [:]
     /// Interned ids of the current segment for nodes' kinds, types and call sites: a call site
     /// is found by its file literal's address and line (its description splits the file path).
-    private var kindIDs: [TraceNodeKind: Int] = [:]
-    private var typeIDs: [String: Int] = [:]
-    private var siteIDs: [SiteKey: (site: Int, file: Int)] = [:]
+    @exclusivity(unchecked) private var kindIDs: [TraceNodeKind: Int] = [:]
+    @exclusivity(unchecked) private var typeIDs: [String: Int] = [:]
+    @exclusivity(unchecked) private var siteIDs: [SiteKey: (site: Int, file: Int)] = [:]
 
     private struct SiteKey: Hashable {
         let file: UInt
@@ -118,7 +119,7 @@ final class TraceStreamWriter: @unchecked Sendable {
     /// The last batch (`final`) never starts a segment: it would drop what the run ended with.
     private func writeBatch(final: Bool = false) {
         let full = !final && (maxBytes.map { segment.bytes >= $0 } ?? false)
-        let batch = recorder.takeBatch(live: full)
+        var batch = recorder.takeBatch(live: full)
         if full { startSegment(carrying: batch) }
         for op in batch.ops {
             switch op {
@@ -131,8 +132,9 @@ final class TraceStreamWriter: @unchecked Sendable {
             }
         }
         for edge in batch.edges { encoder.edge(from: edge.from, to: edge.to, relation: edge.relation.rawValue) }
+        var texts = batch.texts.makeIterator()
         for record in batch.records {
-            encode(record, texts: batch.texts)
+            encode(record, text: record.parts.contains(.text) ? texts.next() : nil)
             if encoder.bytes.count >= 1 << 20 { writeOut() }
         }
         if !batch.resources.isEmpty {
@@ -149,6 +151,7 @@ final class TraceStreamWriter: @unchecked Sendable {
             segment.resources += batch.resources.count
         }
         writeOut()
+        recorder.recycle(&batch.records)
     }
 
     private func writeNode(_ id: UInt64, _ node: TraceRecorder.NodeRecord) {
@@ -235,15 +238,16 @@ final class TraceStreamWriter: @unchecked Sendable {
     }
 
     /// A record's steps and events as `c` and `v` lines.
-    private func encode(_ record: TraceRecord, texts: [UInt64: String]) {
-        let value = recorder.describe(record, texts: texts)
+    private func encode(_ record: TraceRecord, text: String?) {
+        let value = recorder.describe(record, text: text)
         let threadID = threadID(record.thread)
         record.forEachStep { seq, call, from, to in
             let callID = callIDs[call] ?? intern(call.rawValue) { callIDs[call] = $0 }
             if record.shape == .step {
                 // The subscribe flow's details repeat (`CurrentThreadScheduler`): interned.
                 encoder.step(
-                    seq: seq, from: UInt64(from), to: UInt64(to), callID: callID, detail: value, threadID: threadID)
+                    seq: seq, from: UInt64(from), to: UInt64(to), callID: callID, detail: value,
+                    unique: Self.namesNodes(call), threadID: threadID)
             } else {
                 encoder.step(
                     seq: seq, from: UInt64(from), to: UInt64(to), callID: callID, event: record.kind, value: value,
@@ -263,6 +267,11 @@ final class TraceStreamWriter: @unchecked Sendable {
             }
             segment.events += 1
         }
+    }
+
+    /// Whether a subscribe-flow call's detail names nodes by id (so never repeats).
+    private static func namesNodes(_ call: TraceCall) -> Bool {
+        call == .subscribe || call == .run || call == .setSinkAndSubscription
     }
 
     private func threadName(_ index: UInt32) -> String {
