@@ -110,14 +110,21 @@ let package = Package(
         .testTarget(name: "RxPropertyTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),
         // Hand-built traces shared by the rendering and CLI tests.
         .target(name: "TraceFixtures", dependencies: ["RxTrace"], path: "Tests/TraceFixtures", swiftSettings: swift5),
+        // The one runner of child processes the tests share: output to files, a time limit,
+        // SIGTERM then SIGKILL, a bounded wait (Tests/ChildProcess/Child.swift).
+        .target(name: "ChildProcess", path: "Tests/ChildProcess"),
+        .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
         // A traced program the kill tests stop with signals and a crash (Tests/rxtraceTests/KillTests).
         .executableTarget(
             name: "tracechild", dependencies: ["RxCore"], path: "Tests/TraceChild", swiftSettings: swift5),
         .testTarget(
             name: "RxGraphvizTests", dependencies: ["RxCore", "RxTrace", "RxGraphviz", "TraceFixtures"],
             exclude: ["Golden"], swiftSettings: swift5),
-        .testTarget(name: "rxtraceTests", dependencies: ["RxCore", "RxTrace", "TraceFixtures"], swiftSettings: swift5),
         .testTarget(
-            name: "ChapterTests", dependencies: ["Workbook", "RxTrace"], exclude: ["Golden"], swiftSettings: swift5),
+            name: "rxtraceTests", dependencies: ["RxCore", "RxTrace", "TraceFixtures", "ChildProcess"],
+            swiftSettings: swift5),
+        .testTarget(
+            name: "ChapterTests", dependencies: ["Workbook", "RxTrace", "ChildProcess"], exclude: ["Golden"],
+            swiftSettings: swift5),
     ] + chapters.map { chapter($0.0, $0.1) }
 )

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import RxTrace
 import Testing
@@ -29,57 +30,11 @@ import Workbook
         return Bundle.main.bundleURL
     }
 
-    struct Run {
-        var stdout: String
-        var stderr: String
-        var status: Int32
-    }
-
-    /// Runs `executable` to the end. Its output goes to files, not pipes: a child that fills one
-    /// pipe while the runner waits on the other would wait forever. A run that takes more than
-    /// `timeLimit` seconds is stopped (and its status says so) rather than left hanging.
+    /// Runs a built chapter to the end (output to files, two minutes at most: Tests/ChildProcess).
     static func run(
-        _ executable: URL, arguments: [String] = [], environment: [String: String]? = nil,
-        timeLimit: TimeInterval = 120
-    ) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let directory = FileManager.default.temporaryDirectory
-        let outURL = directory.appendingPathComponent("chapter-stdout-\(UUID().uuidString)")
-        let errURL = directory.appendingPathComponent("chapter-stderr-\(UUID().uuidString)")
-        defer {
-            try? FileManager.default.removeItem(at: outURL)
-            try? FileManager.default.removeItem(at: errURL)
-        }
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeLimit)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        return Run(
-            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), status: process.terminationStatus)
-    }
-
-    /// A child that writes more to standard error than a pipe holds (64 KB on Linux) before it
-    /// ends its standard output: the runner gets both in full, and does not wait forever.
-    @Test func runnerReadsBothStreamsInFull() throws {
-        let script = "yes e | head -c 300000 >&2; yes o | head -c 300000; exit 3"
-        let run = try Self.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], timeLimit: 60)
-        #expect(run.status == 3)
-        #expect(run.stderr == String(repeating: "e\n", count: 150_000))
-        #expect(run.stdout == String(repeating: "o\n", count: 150_000))
+        _ executable: URL, arguments: [String] = [], environment: [String: String?] = [:]
+    ) throws -> Child.Result {
+        try Child.run(executable, arguments: arguments, environment: environment, timeLimit: 120)
     }
 
     /// `debug()` starts each line with the local time; everything else is deterministic.
@@ -123,8 +78,8 @@ import Workbook
         let golden = try String(contentsOf: goldenURL, encoding: .utf8)
         let run = try run(executable, arguments: arguments)
         let command = (["chapter\(number)"] + arguments).joined(separator: " ")
-        #expect(run.status == 0, "\(command) exited with \(run.status): \(run.stderr)")
-        let actual = masked(run.stdout)
+        #expect(run.status == 0, "\(command) ended with \(run.ending): \(run.stderr)")
+        let actual = masked(run.out)
         if actual != golden {
             let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
             let g = golden.split(separator: "\n", omittingEmptySubsequences: false)
@@ -147,7 +102,7 @@ import Workbook
         #expect(run.status == 0)
         let golden = try String(
             contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter02.txt"), encoding: .utf8)
-        #expect(run.stdout == golden)
+        #expect(run.out == golden)
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
         let trace = directory.appendingPathComponent("mojito.trace.json")
         #expect(files.contains("mojito.trace.json"))
@@ -165,13 +120,11 @@ import Workbook
         try #require(FileManager.default.isExecutableFile(atPath: executable.path))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("chapter04-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: path) }
-        var environment = ProcessInfo.processInfo.environment
-        environment["RXTRACE"] = path.path
-        let run = try Self.run(executable, environment: environment)
+        let run = try Self.run(executable, environment: ["RXTRACE": path.path])
         #expect(run.status == 0)
         let golden = try String(
             contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter04.txt"), encoding: .utf8)
-        #expect(run.stdout == golden)
+        #expect(run.out == golden)
         // Streamed as rxtrace/2, finished at exit.
         let text = try String(contentsOf: path, encoding: .utf8)
         #expect(text.hasPrefix("{\"format\":\"rxtrace/2\""))
@@ -189,7 +142,7 @@ import Workbook
         let run = try Self.run(executable, arguments: ["--diagrams"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("--diagrams needs a directory"))
-        #expect(run.stdout.isEmpty)
+        #expect(run.out.isEmpty)
     }
 
     @Test func exampleNamesBecomeFileNames() {

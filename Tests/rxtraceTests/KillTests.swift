@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import RxTrace
 import Testing
@@ -17,7 +18,7 @@ import Glibc
 
     @Test(arguments: [SIGINT, SIGTERM]) func aSignalFinishesTheTrace(signal: Int32) throws {
         let (scratch, status) = try stopChild(mode: "wait", signal: signal)
-        #expect(status.signalled && status.code == signal)
+        #expect(status.signal == signal, "tracechild ended with \(status.ending)")
         let text = try String(contentsOf: scratch.url.appendingPathComponent("t.trace"), encoding: .utf8)
         let reason = signal == SIGINT ? "SIGINT" : "SIGTERM"
         #expect(text.split(separator: "\n").last?.hasPrefix("[\"end\",{\"reason\":\"\(reason)\"") == true)
@@ -29,8 +30,8 @@ import Glibc
     @Test(arguments: ["SIGKILL", "fatalError"]) func aKillOrCrashLeavesWhatWasWritten(how: String) throws {
         let (scratch, status) = try stopChild(
             mode: how == "SIGKILL" ? "wait" : "crash", signal: how == "SIGKILL" ? SIGKILL : nil)
-        #expect(status.signalled)
-        if how == "SIGKILL" { #expect(status.code == SIGKILL) }
+        #expect(status.signalled, "tracechild ended with \(status.ending)")
+        if how == "SIGKILL" { #expect(status.signal == SIGKILL) }
         let text = try String(contentsOf: scratch.url.appendingPathComponent("t.trace"), encoding: .utf8)
         #expect(!text.contains("[\"end\","))
         let trace = try TraceDocument.read(from: scratch.url.appendingPathComponent("t.trace"))
@@ -59,48 +60,27 @@ import Glibc
     }
 
     /// Runs the child under RXTRACE until it says "ready", then sends `signal` (or lets it crash).
-    private func stopChild(mode: String, signal: Int32?) throws -> (Scratch, (signalled: Bool, code: Int32)) {
-        let child = try #require(
+    private func stopChild(mode: String, signal: Int32?) throws -> (Scratch, Child.Result) {
+        let program = try #require(
             Self.child.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil })
         let scratch = try Scratch()
-        let process = Process()
-        process.executableURL = child
-        process.arguments = [mode]
-        var environment = ProcessInfo.processInfo.environment
-        environment["RXTRACE"] = scratch.url.appendingPathComponent("t.trace").path
-        environment["RXTRACE_FORMAT"] = nil
-        // No crash backtracer: it is a grandchild that inherits the child's descriptors, so
-        // Foundation does not see the child end while it runs, and under AddressSanitizer it
-        // never ends (the crash test then waited forever).
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        // Never hang: "ready" within 20 s.
-        var said = Data()
+        // No crash backtracer: it is a grandchild that would hold the child up (under
+        // AddressSanitizer it never ended, and the crash test waited forever).
+        let child = try Child(
+            program, arguments: [mode],
+            environment: [
+                "RXTRACE": scratch.url.appendingPathComponent("t.trace").path, "RXTRACE_FORMAT": nil,
+                "SWIFT_BACKTRACE": "enable=no",
+            ])
+        // Never hang: "ready" within 20 s, the end within 20 s more (then SIGTERM, SIGKILL, and
+        // an error if even that is not seen: Tests/ChildProcess).
         let deadline = Date().addingTimeInterval(20)
-        let reader = output.fileHandleForReading
-        while !String(decoding: said, as: UTF8.self).contains("ready"), Date() < deadline, process.isRunning {
-            said.append(reader.availableData)
-        }
-        #expect(String(decoding: said, as: UTF8.self).contains("ready"))
-        if let signal { kill(process.processIdentifier, signal) }
-        let end = Date().addingTimeInterval(20)
-        while process.isRunning, Date() < end { usleep(10_000) }
-        #expect(!process.isRunning, "the child did not end")
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        // Bounded, never `waitUntilExit()`: a test that cannot see its child end fails, it does not hang.
-        let killed = Date().addingTimeInterval(10)
-        while process.isRunning, Date() < killed { usleep(10_000) }
-        guard !process.isRunning else { throw ChildDidNotEnd() }
-        return (scratch, (process.terminationReason == .uncaughtSignal, process.terminationStatus))
+        func ready() -> Bool { String(decoding: child.output, as: UTF8.self).contains("ready") }
+        while !ready(), Date() < deadline, child.isRunning { usleep(10_000) }
+        #expect(ready())
+        if let signal { child.send(signal) }
+        let result = try child.wait(timeLimit: 20)
+        #expect(!result.timedOut, "the child did not end")
+        return (scratch, result)
     }
-}
-
-/// The child was still running 10 s after SIGKILL (as Foundation sees it).
-private struct ChildDidNotEnd: Error, CustomStringConvertible {
-    var description: String { "tracechild did not end, even after SIGKILL" }
 }

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import RxTrace
 import Testing
@@ -27,23 +28,10 @@ enum Browser {
 
     /// Runs `python3` with `arguments`; output and errors together.
     static func python(_ arguments: [String], timeout: TimeInterval) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("python-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        defer { try? FileManager.default.removeItem(at: output) }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        try handle.close()
-        return (process.terminationStatus, String(decoding: try Data(contentsOf: output), as: UTF8.self))
+        let run = try Child.run(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3"] + arguments, errorsToOutput: true,
+            timeLimit: timeout)
+        return (run.status, run.out)
     }
 }
 

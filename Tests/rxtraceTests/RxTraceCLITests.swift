@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import RxTrace
 import Testing
@@ -5,13 +6,7 @@ import TraceFixtures
 
 /// Runs the built `rxtrace` (next to the test bundle in the build products directory).
 struct CLI {
-    struct Result {
-        var status: Int32
-        var signalled: Bool
-        var stdout: Data
-        var stderr: String
-        var out: String { String(decoding: stdout, as: UTF8.self) }
-    }
+    typealias Result = Child.Result
 
     static let binary: URL? = {
         var candidates: [URL] = []
@@ -26,42 +21,15 @@ struct CLI {
         }
     }()
 
-    /// Runs `rxtrace` (or `program`) with `arguments` in `directory`.
+    /// Runs `rxtrace` (or `program`) with `arguments` in `directory`, `environment` changing
+    /// this process's (nil removes a variable). Never hangs: a run that takes a minute is
+    /// stopped and fails (Tests/ChildProcess).
     static func run(
-        _ arguments: [String], in directory: URL, environment: [String: String] = [:], program: URL? = nil
+        _ arguments: [String], in directory: URL, environment: [String: String?] = [:], program: URL? = nil
     ) throws -> Result {
         guard let executable = program ?? binary else { throw CLIMissing() }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let outURL = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
-        let errURL = directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Never hang: a run that takes a minute is a failure.
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        let stdout = try Data(contentsOf: outURL)
-        let stderr = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
-        try? FileManager.default.removeItem(at: outURL)
-        try? FileManager.default.removeItem(at: errURL)
-        return Result(
-            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, stdout: stdout,
-            stderr: stderr)
+        return try Child.run(
+            executable, arguments: arguments, environment: environment, directory: directory, timeLimit: 60)
     }
 }
 
@@ -94,7 +62,7 @@ final class Scratch {
         return name
     }
 
-    /// Visible files (the runner's own capture files start with a dot and are gone by now).
+    /// The files in the directory (the runner keeps what it captures elsewhere).
     var files: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
     }

@@ -13,8 +13,8 @@
 //
 // Phases: that pipeline with tracing off; a fresh inner per element (flatMap { just }), tracing
 // off, so every subscription is made and released millions of times; the first pipeline again,
-// recorded as RXTRACE records (streamed to a temporary file, removed afterwards). The traced
-// phase runs last, so what the recorder holds sits under no other phase.
+// recorded as RXTRACE records (streamed to a temporary file bounded by RXTRACE_MAX_MB, removed
+// afterwards). The traced phase runs last, so what the recorder holds sits under no other phase.
 //
 // Flat means: the straight line fitted (least squares) to resident memory against events over
 // the second half of the phase rises by less than `flatLimitMB` over that half. The first half
@@ -46,6 +46,27 @@ func residentMB() -> Double {
     let fields = text.split(separator: " ")
     guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }
     return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+}
+
+/// Bytes this process has handed to `write` so far, every thread (`wchar` in /proc/self/io);
+/// nil where the kernel does not say.
+func bytesWritten() -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return nil }
+    let line = text.split(separator: "\n").first { $0.hasPrefix("wchar:") }
+    return line.flatMap { Int($0.dropFirst("wchar:".count).trimmingCharacters(in: .whitespaces)) }
+}
+
+/// The segment a bounded `rxtrace/2` file holds (`meta.segment` of its header: 1 is the first
+/// that replaced the file); nil when the file was never replaced.
+func traceSegment(_ path: String) -> Int? {
+    guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? file.close() }
+    guard let head = try? file.read(upToCount: 1 << 16),
+        let header = head.split(separator: UInt8(ascii: "\n"), maxSplits: 1).first,
+        let object = try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any],
+        let meta = object["meta"] as? [String: String]
+    else { return nil }
+    return meta["segment"].flatMap { Int($0) }
 }
 
 /// CPU seconds used by the whole process so far (every thread): on a shared machine this moves
@@ -238,23 +259,41 @@ results.append(phase("flatMap { just } per element, tracing off", innerPerElemen
 report(results.last!)
 
 // Streamed, as RXTRACE records: the recorder keeps records only until its writer has appended
-// them to the file, and a node only until it is deinitialized and written.
+// them to the file, and a node only until it is deinitialized and written. RXTRACE_MAX_MB
+// bounds the file (10 million events write about 9 GB): past the bound the writer replaces it
+// with a new segment, so the size of the file at the end is not what the run wrote. What it
+// wrote in all is counted by the kernel instead, /proc/self/io's `wchar` across the phase: the
+// trace's writes, and the few progress lines above (under a kilobyte).
+let traceBoundMB = 64
 let tracePath = FileManager.default.temporaryDirectory.appendingPathComponent("soak-\(getpid()).rxtrace").path
-guard let recorder = TraceAutostart.start(environment: ["RXTRACE": tracePath]) else {
+let writtenBefore = bytesWritten()
+guard
+    let recorder = TraceAutostart.start(environment: [
+        "RXTRACE": tracePath, "RXTRACE_MAX_MB": String(traceBoundMB),
+    ])
+else {
     print("error: could not start a streamed recording into \(tracePath)")
     exit(1)
 }
 results.append(phase("flatMap/merge, tracing on (RXTRACE streamed)", longLivedInners))
 let nodesHeld = recorder.nodesHeld
 let finished = TraceAutostart.finish()
-let traceBytes = (try? FileManager.default.attributesOfItem(atPath: tracePath)[.size] as? Int) ?? 0
+let traceWritten = bytesWritten().flatMap { after in writtenBefore.map { after - $0 } }
+let fileBytes = (try? FileManager.default.attributesOfItem(atPath: tracePath)[.size] as? Int) ?? 0
+let segment = traceSegment(tracePath)
 try? FileManager.default.removeItem(atPath: tracePath)
 report(results.last!)
+print("    recorder: \(recorder.nodeCount) nodes made, \(nodesHeld) held at the end")
+let written =
+    traceWritten.map {
+        String(
+            format: "%.0f MB written, %.0f bytes/event", Double($0) / 1_048_576,
+            Double($0) / Double(results.last!.events))
+    } ?? "bytes written not known (no /proc/self/io)"
 print(
-    "    recorder: \(recorder.nodeCount) nodes made, \(nodesHeld) held at the end; trace "
-        + String(
-            format: "%.0f MB, %.0f bytes/event", Double(traceBytes) / 1_048_576,
-            Double(traceBytes) / Double(results.last!.events)))
+    "    trace: \(written); RXTRACE_MAX_MB=\(traceBoundMB) kept the file at "
+        + String(format: "%.0f MB", Double(fileBytes) / 1_048_576)
+        + (segment.map { " (replaced by a new segment \($0) times)" } ?? " (it never reached the bound)"))
 if finished == nil {
     print("error: the streamed trace could not be finished")
     exit(1)
