@@ -42,7 +42,16 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     group.wait()
 }
 
-/// The child: the three phases, then one line `events_ns cycles_ns one_thread_cycles_ns returned_at_ns`.
+/// Processor time this process has used so far (all its threads: a traced run's writer too).
+func processorNow() -> UInt64 {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func nanoseconds(_ time: timeval) -> UInt64 { UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_usec) * 1000 }
+    return nanoseconds(usage.ru_utime) + nanoseconds(usage.ru_stime)
+}
+
+/// The child: the three phases, then one line `events_ns cycles_ns one_thread_cycles_ns
+/// returned_at_ns cycles_cpu_ns one_thread_cpu_ns`.
 func runThreadedChild() {
     // Phase 1: events across threads.
     let start = monotonicNow()
@@ -68,11 +77,14 @@ func runThreadedChild() {
 
     // Phase 2: subscribe/dispose cycles across threads.
     let source = PublishSubject<Int>()
+    let cyclesCPU = processorNow()
     let cyclesNS = subscribeDisposeCycles(source, threads: cycleThreads)
     // Phase 3: the same cycles from one thread, the yardstick of the target "across threads,
     // no dearer than on one thread".
+    let oneThreadCPU = processorNow()
     let oneThreadNS = subscribeDisposeCycles(source, threads: 1)
-    print(eventsNS, cyclesNS, oneThreadNS, monotonicNow())
+    let end = processorNow()
+    print(eventsNS, cyclesNS, oneThreadNS, monotonicNow(), oneThreadCPU - cyclesCPU, end - oneThreadCPU)
 }
 
 /// `cycleThreads × cyclesPerThread` subscribe/dispose cycles shared out among `threads`
@@ -107,6 +119,9 @@ struct ThreadedRun {
     var exitPauseNS: Double
     var peakMB: Double
     var traceBytes: Int
+    /// Processor time of the two cycle phases, all threads (a traced run's writer too).
+    var cyclesCPUNS: Double
+    var oneThreadCPUNS: Double
 }
 
 /// One child run, traced (`environment` holds RXTRACE…) or not.
@@ -128,7 +143,7 @@ func runThreadedOnce(environment: [String: String]) -> ThreadedRun? {
     var usage = rusage()
     getrusage(RUSAGE_CHILDREN.rawValue, &usage)
     let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { UInt64($0) }
-    guard process.terminationStatus == 0, fields.count == 4 else { return nil }
+    guard process.terminationStatus == 0, fields.count == 6 else { return nil }
     let bytes = environment["RXTRACE"].flatMap {
         (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? nil
     }
@@ -136,7 +151,8 @@ func runThreadedOnce(environment: [String: String]) -> ThreadedRun? {
         eventsNS: Double(fields[0]), cyclesNS: Double(fields[1]), oneThreadNS: Double(fields[2]),
         // The one-thread phase is a yardstick, not part of the program: left out of its wall time.
         wallNS: Double(end - start) - Double(fields[2]), exitPauseNS: Double(end &- fields[3]),
-        peakMB: Double(usage.ru_maxrss) / 1024, traceBytes: bytes ?? 0)
+        peakMB: Double(usage.ru_maxrss) / 1024, traceBytes: bytes ?? 0, cyclesCPUNS: Double(fields[4]),
+        oneThreadCPUNS: Double(fields[5]))
 }
 
 /// Untraced and traced child runs side by side, best of `rounds` (peak memory: the largest
@@ -154,7 +170,9 @@ func runThreadedComparison(rounds: Int, formats: [String]) {
                     eventsNS: min(current.eventsNS, run.eventsNS), cyclesNS: min(current.cyclesNS, run.cyclesNS),
                     oneThreadNS: min(current.oneThreadNS, run.oneThreadNS),
                     wallNS: min(current.wallNS, run.wallNS), exitPauseNS: min(current.exitPauseNS, run.exitPauseNS),
-                    peakMB: run.peakMB, traceBytes: run.traceBytes)
+                    peakMB: run.peakMB, traceBytes: run.traceBytes,
+                    cyclesCPUNS: min(current.cyclesCPUNS, run.cyclesCPUNS),
+                    oneThreadCPUNS: min(current.oneThreadCPUNS, run.oneThreadCPUNS))
             } else {
                 result = run
             }
@@ -187,6 +205,16 @@ func runThreadedComparison(rounds: Int, formats: [String]) {
                 format, on.eventsNS / 1e6, on.eventsNS / off.eventsNS, on.cyclesNS / 1e6, on.cyclesNS / off.cyclesNS,
                 on.oneThreadNS / 1e6, on.oneThreadNS / off.oneThreadNS,
                 on.wallNS / 1e6, on.wallNS / off.wallNS, on.exitPauseNS / 1e6, on.peakMB))
+        // Processor time per cycle, all threads: what tracing costs the machine, apart from how
+        // the threads share its cores (on two cores a traced run's writer takes the core that
+        // the untraced cycles from four threads use).
+        let cycles = Double(cycleThreads * cyclesPerThread)
+        print(
+            String(
+                format:
+                    "    subscribe/dispose processor time per cycle, all threads: 4 threads %.1f µs (%.1f×), 1 thread %.1f µs (%.1f×)",
+                on.cyclesCPUNS / cycles / 1e3, on.cyclesCPUNS / off.cyclesCPUNS, on.oneThreadCPUNS / cycles / 1e3,
+                on.oneThreadCPUNS / off.oneThreadCPUNS))
         let mb = Double(on.traceBytes) / 1_048_576
         print(
             String(
