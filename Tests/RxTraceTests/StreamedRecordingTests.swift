@@ -111,6 +111,9 @@ import Testing
         #expect(scope.events.count == alone.events.count && alone.events.count > 200)
         #expect(scope.steps.map(\.call) == alone.steps.map(\.call))
         #expect(scope.nodes.allSatisfy { node in decoded.document.nodes.contains(node) })
+        // The scope's edges are its nodes' own (kept with them while the scope is open).
+        #expect(scope.edges.count == alone.edges.count && !alone.edges.isEmpty)
+        #expect(Set(scope.edges).isSubset(of: Set(decoded.document.edges)))
         #expect(Set(scope.steps).isSubset(of: Set(decoded.document.steps)))
     }
 
