@@ -20,8 +20,8 @@ import Synchronization
 /// merges by `seq`. Everything else takes the lock. A streamed recording (`RXTRACE`) takes no
 /// lock its threads share: each thread records node births and changes, edges and the records
 /// that carry a text into a lane of its own (`Lane`), nodes are numbered by an atomic counter,
-/// and the writer takes the lanes (`takeBatch`); only a resource sample, every
-/// `streamedResourceInterval` ticks, takes the lock.
+/// and the writer takes the lanes (`takeBatch`); a recording thread takes the recorder's lock
+/// only to look up the call site of a node its own lane does not hold (rare) and when it exits.
 ///
 /// Elements of plain types (no references, at most three words) are kept as copies of their
 /// bytes and described by `snapshot()`; others are described when recorded (docs/trace-format.md).
