@@ -454,7 +454,9 @@ final class StructureContext {
                 pending.append(Int(graph.inFrom[run]))
             }
         }
-        for slot in graph.incoming(root) where graph.inRelation[slot] == .run { pending.append(Int(graph.inFrom[slot])) }
+        for slot in graph.incoming(root) where graph.inRelation[slot] == .run {
+            pending.append(Int(graph.inFrom[slot]))
+        }
         pending.append(contentsOf: subscribed(by: root).map(Int.init))
         while let producer = pending.popLast() {
             guard insert(producer) else { continue }
@@ -525,4 +527,3 @@ extension Trace {
         }
     }
 }
-

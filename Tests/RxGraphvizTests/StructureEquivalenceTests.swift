@@ -60,7 +60,8 @@ import TraceFixtures
         let new = lines(TraceStructure(document))
         let old = lines(ReferenceStructure(document))
         #expect(new == old, sourceLocation: sourceLocation)
-        #expect(TraceLeakReport(document).nodes.map(\.id) == ReferenceLeaks(document).nodes, sourceLocation: sourceLocation)
+        #expect(
+            TraceLeakReport(document).nodes.map(\.id) == ReferenceLeaks(document).nodes, sourceLocation: sourceLocation)
     }
 
     /// The same trace with ids far apart (beyond what an array by id holds) and nodes out of order.
