@@ -186,6 +186,7 @@ package struct TraceStructure {
         // subscription's number.
         var chainMark = [Int32](repeating: -1, count: count)
         var innerMark = [Int32](repeating: -1, count: count)
+        var ranByChain = [Int32](repeating: -1, count: count)
         var producerMark = [Int32](repeating: -1, count: count)
         var innerProducer = [Bool](repeating: false, count: count)
         // Per inner node of the current subscription: its inner subscription; per union-find
@@ -258,7 +259,15 @@ package struct TraceStructure {
                 for slot in graph.outgoing(id) where graph.outRelation[slot] == .forward {
                     let target = Int(graph.outTo[slot])
                     guard subscriptionOf[target] == stamp, target != root, !isInner(target) else { continue }
-                    if runProducers(target).contains(where: inChain) { continue }
+                    // Asked once per target (a merge's observer is forwarded to by every inner
+                    // subscription, and has as many incoming edges).
+                    if ranByChain[target] == stamp { continue }
+                    if graph.incoming(target).contains(where: {
+                        graph.inRelation[$0] == .run && inChain(Int(graph.inFrom[$0]))
+                    }) {
+                        ranByChain[target] = stamp
+                        continue
+                    }
                     markInner(target)
                     frontier.append(target)
                 }
