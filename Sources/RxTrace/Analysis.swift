@@ -48,75 +48,122 @@ public struct TraceLeakReport: Sendable, Equatable {
     public var isEmpty: Bool { nodes.isEmpty }
 
     public init(_ document: TraceDocument) {
-        let subscriptionKinds: Set<TraceNodeKind> = [.sink, .observer, .scheduled]
-        // Positions, not copies: on a large trace a dictionary of nodes would be most of the memory.
-        var position: [UInt64: Int] = [:]
-        position.reserveCapacity(document.nodes.count)
-        for (index, node) in document.nodes.enumerated() { position[node.id] = index }
-        func byID(_ id: UInt64) -> TraceNode? { position[id].map { document.nodes[$0] } }
+        self.init(document, graph: TraceGraphIndex(document))
+    }
 
+    /// The report over `graph`, the index of `document` (`TraceStructure` shares its own).
+    init(_ document: TraceDocument, graph: TraceGraphIndex) {
+        let all = graph.nodes
+        let count = all.count
         func open(_ node: TraceNode) -> Bool {
             node.deinitialized == nil && node.disposed == nil
         }
         func finished(_ node: TraceNode) -> Bool {
             node.disposed != nil || node.terminated != nil
         }
+        func isDisposable(_ position: Int) -> Bool { position < count && all[position].kind == .disposable }
 
-        var owned: [UInt64: [UInt64]] = [:] // disposable → what it owns
-        var owners: [UInt64: [UInt64]] = [:] // node → its owners
-        var feeders: [UInt64: [UInt64]] = [:] // observer → sinks forwarding to it
-        for edge in document.edges {
-            switch edge.relation {
-            case .owns:
-                owned[edge.from, default: []].append(edge.to)
-                owners[edge.to, default: []].append(edge.from)
-            case .forward:
-                feeders[edge.to, default: []].append(edge.from)
-            default:
-                break
+        // Open sinks, observers and scheduled items whose subscription is still running (not
+        // fed by a sink that finished).
+        var leaked = [Bool](repeating: false, count: count)
+        for (position, node) in all.enumerated() where open(node) && node.terminated == nil {
+            switch node.kind {
+            case .sink, .observer, .scheduled: break
+            default: continue
             }
-        }
-
-        // Open sinks, observers and scheduled items whose subscription is still running.
-        var leaked = Set<UInt64>()
-        for node in document.nodes where subscriptionKinds.contains(node.kind) && open(node) && node.terminated == nil {
-            let fedByFinished = (feeders[node.id] ?? []).contains { byID($0).map(finished) ?? false }
-            if !fedByFinished { leaked.insert(node.id) }
-        }
-
-        // Open disposables owning, transitively, one of those.
-        var memo: [UInt64: Bool] = [:]
-        func ownsLeak(_ id: UInt64, _ visiting: inout Set<UInt64>) -> Bool {
-            if let known = memo[id] { return known }
-            guard visiting.insert(id).inserted else { return false }
-            var result = false
-            for child in owned[id] ?? [] {
-                if leaked.contains(child) { result = true; break }
-                if byID(child)?.kind == .disposable, ownsLeak(child, &visiting) { result = true; break }
+            let fedByFinished = graph.incoming(position).contains { slot in
+                let feeder = Int(graph.inFrom[slot])
+                return graph.inRelation[slot] == .forward && feeder < count && finished(all[feeder])
             }
-            visiting.remove(id)
-            memo[id] = result
-            return result
+            if !fedByFinished { leaked[position] = true }
         }
-        var leakedDisposables = Set<UInt64>()
-        for node in document.nodes where node.kind == .disposable && open(node) {
-            var visiting = Set<UInt64>()
-            if ownsLeak(node.id, &visiting) { leakedDisposables.insert(node.id) }
+
+        // Open disposables owning, transitively, one of those: a depth-first walk over `owns`
+        // edges, each answer kept (a disposable met again on the current path counts as owning
+        // nothing, as a cycle adds nothing).
+        var memo = [Int8](repeating: -1, count: count)
+        var visiting = [Bool](repeating: false, count: count)
+        var stack: [(position: Int, slot: Int)] = []
+        func ownsLeak(_ start: Int) -> Bool {
+            if memo[start] >= 0 { return memo[start] == 1 }
+            visiting[start] = true
+            stack.append((start, graph.outgoing(start).lowerBound))
+            var returned: Bool? = nil
+            while let (position, first) = stack.last {
+                var result: Bool? = nil
+                if returned == true { result = true }
+                returned = nil
+                if result == nil {
+                    let end = graph.outgoing(position).upperBound
+                    var slot = first
+                    var descended = false
+                    while slot < end {
+                        defer { slot += 1 }
+                        guard graph.outRelation[slot] == .owns else { continue }
+                        let child = Int(graph.outTo[slot])
+                        if child < count && leaked[child] {
+                            result = true
+                            break
+                        }
+                        guard isDisposable(child) else { continue }
+                        if memo[child] >= 0 {
+                            if memo[child] == 1 {
+                                result = true
+                                break
+                            }
+                            continue
+                        }
+                        if visiting[child] { continue }
+                        stack[stack.count - 1].slot = slot + 1
+                        visiting[child] = true
+                        stack.append((child, graph.outgoing(child).lowerBound))
+                        descended = true
+                        break
+                    }
+                    if descended { continue }
+                }
+                let answer = result ?? false
+                visiting[position] = false
+                memo[position] = answer ? 1 : 0
+                stack.removeLast()
+                returned = answer
+            }
+            return memo[start] == 1
+        }
+        var leakedDisposable = [Bool](repeating: false, count: count)
+        var frontier: [Int] = []
+        for (position, node) in all.enumerated() where node.kind == .disposable && open(node) {
+            if ownsLeak(position) {
+                leakedDisposable[position] = true
+                frontier.append(position)
+            }
         }
         // Open disposables held by a leaked disposable (the handler's `Disposables.create()`).
-        var frontier = Array(leakedDisposables)
-        while let id = frontier.popLast() {
-            for child in owned[id] ?? [] {
-                guard let node = byID(child), node.kind == .disposable, open(node) else { continue }
-                if leakedDisposables.insert(child).inserted { frontier.append(child) }
+        while let position = frontier.popLast() {
+            for slot in graph.outgoing(position) where graph.outRelation[slot] == .owns {
+                let child = Int(graph.outTo[slot])
+                guard isDisposable(child), open(all[child]), !leakedDisposable[child] else { continue }
+                leakedDisposable[child] = true
+                frontier.append(child)
             }
         }
-        leaked.formUnion(leakedDisposables)
 
-        nodes = document.nodes.filter { leaked.contains($0.id) }.sorted { $0.id < $1.id }
-        roots = nodes.filter { node in
-            node.kind == .disposable && !(owners[node.id] ?? []).contains { leakedDisposables.contains($0) }
+        var found: [TraceNode] = []
+        var roots: [TraceNode] = []
+        for (position, node) in all.enumerated() where leaked[position] || leakedDisposable[position] {
+            found.append(node)
+            let ownedByLeak = graph.incoming(position).contains { slot in
+                let owner = Int(graph.inFrom[slot])
+                return graph.inRelation[slot] == .owns && owner < count && leakedDisposable[owner]
+            }
+            if node.kind == .disposable && !ownedByLeak { roots.append(node) }
         }
+        if zip(found, found.dropFirst()).contains(where: { $0.id > $1.id }) {
+            found.sort { $0.id < $1.id }
+            roots.sort { $0.id < $1.id }
+        }
+        nodes = found
+        self.roots = roots
 
         var order: [String] = []
         var members: [String: [TraceNode]] = [:]
@@ -188,24 +235,21 @@ public struct TraceSummary: Sendable, Equatable, CustomStringConvertible {
         eventCount = counts.eventCount
         resourceSampleCount = document.resources.count
         dropped = document.dropped
-        aliveAtEnd = document.nodes.filter { $0.deinitialized == nil }.count
+        aliveAtEnd = document.nodes.reduce(0) { $0 + ($1.deinitialized == nil ? 1 : 0) }
         liveAtEnd = document.resources.max { $0.seq < $1.seq }?.total
         peakLive = document.resources.map(\.total).max()
         anomalies = document.nodes.flatMap { node in node.anomalies.map { (node: node, anomaly: $0) } }
             .sorted { $0.anomaly.seq < $1.anomaly.seq }
         self.leaks = leaks ?? TraceLeakReport(document)
         cutAt = document.meta["cut"].flatMap { $0.hasPrefix("seq ") ? UInt64($0.dropFirst(4)) : nil }
-        lastSeq = max(
-            document.nodes.map { max($0.created, $0.disposed ?? 0, $0.deinitialized ?? 0, $0.terminated ?? 0) }.max()
-                ?? 0,
-            counts.lastSeq
-        )
+        lastSeq = document.nodes.reduce(counts.lastSeq) {
+            max($0, $1.created, $1.disposed ?? 0, $1.deinitialized ?? 0, $1.terminated ?? 0)
+        }
         lastEventTime = counts.lastEventTime
         var names: [String] = []
         var seen = Set<String>()
-        for name in document.nodes.compactMap(\.thread) + counts.threads where seen.insert(name).inserted {
-            names.append(name)
-        }
+        for name in document.nodes.lazy.compactMap(\.thread) where seen.insert(name).inserted { names.append(name) }
+        for name in counts.threads where seen.insert(name).inserted { names.append(name) }
         threads = names
     }
 

@@ -75,16 +75,35 @@ public struct TraceDocumentBuilder {
 
     private static func earliest(_ known: UInt64?, _ seq: UInt64) -> UInt64 { known.map { min($0, seq) } ?? seq }
 
-    /// The nodes by id; no copy when the file had them in order already (one writer thread).
-    private func nodesInIDOrder() -> [TraceNode] {
-        for position in nodes.indices.dropFirst() where nodes[position - 1].id > nodes[position].id {
-            return nodes.sorted { $0.id < $1.id }
+    /// Puts the nodes in id order, in place (no copy, no sort buffer: on a large trace read from
+    /// several writer threads each would be as large as the nodes), and the index with them.
+    private mutating func sortNodesByID() {
+        guard nodes.indices.dropFirst().contains(where: { nodes[$0 - 1].id > nodes[$0].id }) else { return }
+        // order[k]: where the node that goes to k is now. Applied along its cycles.
+        var order = index.positionsInIDOrder()
+        for start in order.indices where order[start] != start {
+            let held = nodes[start]
+            var slot = start
+            while order[slot] != start {
+                let from = order[slot]
+                nodes[slot] = nodes[from]
+                order[slot] = slot
+                slot = from
+            }
+            nodes[slot] = held
+            order[slot] = slot
         }
-        return nodes
+        index = NodeIndex()
+        for (position, node) in nodes.enumerated() { index.insert(node.id, position) }
     }
 
     /// The document, given what the reader found; checks references.
-    public func document(_ status: TraceReadStatus, path: String = "<data>") throws(TraceFileError) -> TraceDocument {
+    public mutating func document(
+        _ status: TraceReadStatus, path: String = "<data>"
+    ) throws(TraceFileError)
+        -> TraceDocument
+    {
+        sortNodesByID()
         let tolerant = status.cutShort || status.dropped.nodes > 0
         var dangling = 0
         for (id, records) in pending {
@@ -112,7 +131,7 @@ public struct TraceDocumentBuilder {
         var resources = resources
         resources.sortIfNeeded()
         let document = TraceDocument(
-            meta: meta, nodes: nodesInIDOrder(), edges: edges, steps: steps, events: events,
+            meta: meta, nodes: nodes, edges: edges, steps: steps, events: events,
             resources: resources,
             dropped: DroppedCounts(
                 steps: status.dropped.steps, events: status.dropped.events, resources: status.dropped.resources))
@@ -129,6 +148,25 @@ struct NodeIndex {
     subscript(id: UInt64) -> Int? {
         if id < UInt64(dense.count), dense[Int(id)] >= 0 { return Int(dense[Int(id)]) }
         return sparse.isEmpty ? nil : sparse[id]
+    }
+
+    /// Every position, in order of the ids they hold.
+    func positionsInIDOrder() -> [Int] {
+        var order: [Int] = []
+        order.reserveCapacity(sparse.count + dense.count)
+        // A sparse id may be below dense ones (it came when the count, and so the array's
+        // limit, was smaller): merged.
+        let far = sparse.keys.sorted()
+        var next = 0
+        for (id, position) in dense.enumerated() where position >= 0 {
+            while next < far.count, far[next] < UInt64(id) {
+                order.append(sparse[far[next]]!)
+                next += 1
+            }
+            order.append(Int(position))
+        }
+        for id in far[next...] { order.append(sparse[id]!) }
+        return order
     }
 
     mutating func insert(_ id: UInt64, _ position: Int) {

@@ -184,6 +184,31 @@ import Testing
         #expect(document.events == [TraceEvent(seq: 4, node: 2, kind: .next, value: nil, time: 0)])
     }
 
+    /// Nodes out of id order (several writer threads' chunks) are put in order in place, ids far
+    /// above the count among them (kept by the builder's index apart from the array by id, and
+    /// one may be below ids the array reached later); records after `document` still find their
+    /// nodes.
+    @Test func builderPutsNodesInIDOrder() throws {
+        var builder = TraceDocumentBuilder()
+        var ids: [UInt64] = [70_000]
+        ids += (1...20_000).reversed()
+        ids += [80_000, 5_000_000_000]
+        for id in ids { try builder.add(.node(TraceNode(id: id, kind: .disposable, type: "D"))) }
+        try builder.add(.disposed(node: 70_000, seq: 7))
+        var status = TraceReadStatus(format: TraceRecordReader.formatName)
+        status.endReason = "exit"
+        let document = try builder.document(status)
+        #expect(document.nodes.map(\.id) == ids.sorted())
+        #expect(document.nodes.first { $0.id == 70_000 }?.disposed == 7)
+        try builder.add(.disposed(node: 80_000, seq: 9))
+        try builder.add(.deinitialized(node: 1, seq: 10))
+        let later = try builder.document(status)
+        #expect(later.nodes.map(\.id) == ids.sorted())
+        #expect(later.nodes.first { $0.id == 80_000 }?.disposed == 9)
+        #expect(later.nodes[0].deinitialized == 10)
+        #expect(document.nodes[0].deinitialized == nil)
+    }
+
     @Test func chunkBoundariesDoNotMatter() throws {
         let url = try temporaryFile(Self.complete)
         let whole = try TraceDocument.decode(Self.data(Self.complete))
