@@ -101,9 +101,15 @@ package struct TraceStructure {
         var side = [Bool](repeating: false, count: count)
         for position in 0..<nodeCount { side[position] = Self.isSubscriptionKind(nodes[position].kind) }
         // Node positions in id order (the document's order when it is sorted, as read files are).
-        var order = Array(0..<nodeCount)
-        if zip(nodes, nodes.dropFirst()).contains(where: { $0.id > $1.id }) {
-            order.sort { nodes[$0].id < nodes[$1].id }
+        let order: [Int32]? =
+            zip(nodes, nodes.dropFirst()).contains(where: { $0.id > $1.id })
+            ? (0..<Int32(nodeCount)).sorted { nodes[Int($0)].id < nodes[Int($1)].id } : nil
+        func inIDOrder(_ body: (Int) -> Void) {
+            if let order {
+                for position in order { body(Int(position)) }
+            } else {
+                for position in 0..<nodeCount { body(position) }
+            }
         }
 
         // Top-level subscriptions: components over forward and owns edges.
@@ -131,7 +137,8 @@ package struct TraceStructure {
         var numberOfRoot = [Int32](repeating: -1, count: count)
         var componentCount = 0
         var memberStart: [Int32] = [0]
-        for position in order where side[position] {
+        inIDOrder { position in
+            guard side[position] else { return }
             let root = Int(find(Int32(position)))
             if numberOfRoot[root] < 0 {
                 numberOfRoot[root] = Int32(componentCount)
@@ -142,12 +149,12 @@ package struct TraceStructure {
             subscriptionOf[position] = number
             memberStart[Int(number) + 1] += 1
         }
-        numberOfRoot = []
         for number in 0..<componentCount { memberStart[number + 1] += memberStart[number] }
         var members = [Int32](repeating: 0, count: Int(memberStart[componentCount]))
         do {
             var next = memberStart
-            for position in order where side[position] {
+            inIDOrder { position in
+                guard side[position] else { return }
                 let number = Int(subscriptionOf[position])
                 members[Int(next[number])] = Int32(position)
                 next[number] += 1
@@ -192,7 +199,10 @@ package struct TraceStructure {
         // Per inner node of the current subscription: its inner subscription; per union-find
         // root: the inner subscription it stands for.
         var groupOf = [Int32](repeating: -1, count: count)
-        var groupOfRoot = [Int32](repeating: -1, count: count)
+        // (The array that numbered the top-level pieces, cleared.)
+        var groupOfRoot = numberOfRoot
+        numberOfRoot = []
+        for position in groupOfRoot.indices { groupOfRoot[position] = -1 }
         var innerParent = [Int32](repeating: 0, count: count)
         func findInner(_ position: Int32) -> Int32 {
             var current = position
@@ -400,7 +410,11 @@ package struct TraceStructure {
         }
         self.subscriptions = subscriptions
         self.subscriptionOf = subscriptionOf
-        observables = order.compactMap { side[$0] || innerProducer[$0] ? nil : nodes[$0].id }
+        var observables: [UInt64] = []
+        inIDOrder { position in
+            if !side[position] && !innerProducer[position] { observables.append(nodes[position].id) }
+        }
+        self.observables = observables
     }
 
     /// The subscription holding node `id` (any of its nodes names it).
@@ -528,8 +542,9 @@ extension Trace {
         subscriptions(of: TraceStructure(document))
     }
 
-    package static func subscriptions(of structure: TraceStructure) -> [TraceSubscriptionInfo] {
-        structure.subscriptions.map {
+    /// The first `limit` top-level subscriptions of `structure` (all of them by default).
+    package static func subscriptions(of structure: TraceStructure, limit: Int = .max) -> [TraceSubscriptionInfo] {
+        structure.subscriptions.prefix(limit).map {
             TraceSubscriptionInfo(
                 number: $0.number, root: structure.byID[$0.root]!, nodeCount: $0.nodeCount,
                 innerCount: $0.inner.count)

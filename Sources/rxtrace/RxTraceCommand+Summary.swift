@@ -37,14 +37,15 @@ extension RxTraceCommand {
                 if count > 0 { steps += " \(call.rawValue) \(count)," }
             }
             text += steps.hasSuffix(",") ? String(steps.dropLast()) + "\n" : steps + " none\n"
-            let subscriptions = Trace.subscriptions(of: structure)
-            text += "subscriptions: \(subscriptions.count)\n"
-            for info in subscriptions.prefix(20) {
+            // Only the listed ones are made (each holds a copy of its root node).
+            let subscriptionCount = structure.subscriptions.count
+            text += "subscriptions: \(subscriptionCount)\n"
+            for info in Trace.subscriptions(of: structure, limit: 20) {
                 text +=
                     "  \(info.number): \(info.root.type) #\(info.root.id)\(info.root.callSite.map { " at \($0)" } ?? ""), \(info.nodeCount) nodes"
                 text += info.innerCount > 0 ? ", \(info.innerCount) inner\n" : "\n"
             }
-            if subscriptions.count > 20 { text += "  … \(subscriptions.count - 20) more\n" }
+            if subscriptionCount > 20 { text += "  … \(subscriptionCount - 20) more\n" }
 
             if !summary.leaks.isEmpty {
                 let what = summary.cutAt == nil ? "the leaked nodes" : "what was open at the cut"
