@@ -113,23 +113,13 @@ package struct TraceStructure {
         }
 
         // Top-level subscriptions: components over forward and owns edges.
-        var parent = (0..<Int32(count)).map { $0 }
-        func find(_ position: Int32) -> Int32 {
-            var current = position
-            while parent[Int(current)] != current {
-                let grand = parent[Int(parent[Int(current)])]
-                parent[Int(current)] = grand
-                current = grand
-            }
-            return current
-        }
+        var pieces = PositionUnionFind(count: count)
         for from in 0..<nodeCount where side[from] {
             for slot in graph.outgoing(from) {
                 let relation = graph.outRelation[slot]
                 let to = Int(graph.outTo[slot])
                 guard relation == .forward || relation == .owns, side[to] else { continue }
-                let a = find(Int32(from)), b = find(Int32(to))
-                if a != b { parent[Int(max(a, b))] = min(a, b) }
+                pieces.union(from, to)
             }
         }
         // Numbered in order of their first node; members in id order.
@@ -139,7 +129,7 @@ package struct TraceStructure {
         var memberStart: [Int32] = [0]
         inIDOrder { position in
             guard side[position] else { return }
-            let root = Int(find(Int32(position)))
+            let root = Int(pieces.find(Int32(position)))
             if numberOfRoot[root] < 0 {
                 numberOfRoot[root] = Int32(componentCount)
                 componentCount += 1
@@ -203,16 +193,7 @@ package struct TraceStructure {
         var groupOfRoot = numberOfRoot
         numberOfRoot = []
         for position in groupOfRoot.indices { groupOfRoot[position] = -1 }
-        var innerParent = [Int32](repeating: 0, count: count)
-        func findInner(_ position: Int32) -> Int32 {
-            var current = position
-            while innerParent[Int(current)] != current {
-                let grand = innerParent[Int(innerParent[Int(current)])]
-                innerParent[Int(current)] = grand
-                current = grand
-            }
-            return current
-        }
+        var innerPieces = PositionUnionFind(count: count)
 
         var subscriptions: [Subscription] = []
         subscriptions.reserveCapacity(componentCount)
@@ -284,14 +265,13 @@ package struct TraceStructure {
             }
             if !inner.isEmpty {
                 // The inner workers joined by forward edges: one piece per inner subscription
-                // (`parent` is free again: the top-level pieces are numbered).
-                for id in inner { parent[id] = Int32(id) }
+                // (`pieces` is free again: the top-level pieces are numbered).
+                pieces.reset(inner)
                 for id in inner {
                     for slot in graph.outgoing(id) where graph.outRelation[slot] == .forward {
                         let target = Int(graph.outTo[slot])
                         guard isInner(target) else { continue }
-                        let a = find(Int32(id)), b = find(Int32(target))
-                        if a != b { parent[Int(max(a, b))] = min(a, b) }
+                        pieces.union(id, target)
                     }
                 }
                 // Disposers owning the sinks or observers of one inner subscription directly (not
@@ -303,7 +283,7 @@ package struct TraceStructure {
                     for slot in graph.outgoing(id) where graph.outRelation[slot] == .owns {
                         let owned = Int(graph.outTo[slot])
                         guard isInner(owned), nodes[owned].kind != .disposable else { continue }
-                        let root = find(Int32(owned))
+                        let root = pieces.find(Int32(owned))
                         if piece < 0 {
                             piece = root
                         } else if root != piece {
@@ -337,21 +317,20 @@ package struct TraceStructure {
 
             // Inner subscriptions: components of the inner nodes, numbered in order of their
             // first node, members in id order.
-            for id in inner { innerParent[id] = Int32(id) }
+            innerPieces.reset(inner)
             for id in inner {
                 for slot in graph.outgoing(id) {
                     let relation = graph.outRelation[slot]
                     let target = Int(graph.outTo[slot])
                     guard relation == .forward || relation == .owns, isInner(target) else { continue }
-                    let a = findInner(Int32(id)), b = findInner(Int32(target))
-                    if a != b { innerParent[Int(max(a, b))] = min(a, b) }
+                    innerPieces.union(id, target)
                 }
             }
             var groups: [[Int]] = []
             for member in memberSlice where isInner(Int(member)) {
                 let id = Int(member)
                 // A root is an inner node of this subscription: no other subscription numbered it.
-                let root = Int(findInner(Int32(id)))
+                let root = Int(innerPieces.find(Int32(id)))
                 if groupOfRoot[root] < 0 {
                     groupOfRoot[root] = Int32(groups.count)
                     groups.append([])
@@ -549,5 +528,34 @@ extension Trace {
                 number: $0.number, root: structure.byID[$0.root]!, nodeCount: $0.nodeCount,
                 innerCount: $0.inner.count)
         }
+    }
+}
+
+/// Union-find over node positions, with path halving; the smaller position becomes the root, so
+/// results are deterministic.
+private struct PositionUnionFind {
+    private var parent: [Int32]
+
+    /// Every position its own piece.
+    init(count: Int) { parent = (0..<Int32(count)).map { $0 } }
+
+    mutating func find(_ position: Int32) -> Int32 {
+        var current = position
+        while parent[Int(current)] != current {
+            let grand = parent[Int(parent[Int(current)])]
+            parent[Int(current)] = grand
+            current = grand
+        }
+        return current
+    }
+
+    mutating func union(_ a: Int, _ b: Int) {
+        let ra = find(Int32(a)), rb = find(Int32(b))
+        if ra != rb { parent[Int(max(ra, rb))] = min(ra, rb) }
+    }
+
+    /// `positions` each their own piece again.
+    mutating func reset(_ positions: [Int]) {
+        for position in positions { parent[position] = Int32(position) }
     }
 }
