@@ -134,28 +134,15 @@ package struct TraceLineEncoder {
         threadID thread: Int?
     ) {
         let detail = detail.map { unique ? .text($0) : value($0) }
-        append("[\"c\",")
-        appendUInt(seq)
-        comma()
-        appendUInt(from)
-        comma()
-        appendUInt(to)
-        comma()
-        appendUInt(UInt64(call))
-        comma()
+        stepHead(seq: seq, from: from, to: to, callID: call)
         appendField(detail)
         comma()
         appendRef(thread)
         endRecord()
     }
 
-    /// A hop's step (`on`, `forwardOn`, `onCore`) as the streamed writer writes it: strings
-    /// interned already (`callID`, `threadID`), the detail (`next(value)`, `error(value)`,
-    /// `completed`) written in place without making it a string first.
-    package mutating func step(
-        seq: UInt64, from: UInt64, to: UInt64, callID: Int, event kind: TraceEventKind, value: String?,
-        threadID: Int
-    ) {
+    /// `["c", seq, from, to, call,` — what both kinds of step begin with.
+    private mutating func stepHead(seq: UInt64, from: UInt64, to: UInt64, callID: Int) {
         append("[\"c\",")
         appendUInt(seq)
         comma()
@@ -165,6 +152,16 @@ package struct TraceLineEncoder {
         comma()
         appendUInt(UInt64(callID))
         comma()
+    }
+
+    /// A hop's step (`on`, `forwardOn`, `onCore`) as the streamed writer writes it: strings
+    /// interned already (`callID`, `threadID`), the detail (`next(value)`, `error(value)`,
+    /// `completed`) written in place without making it a string first.
+    package mutating func step(
+        seq: UInt64, from: UInt64, to: UInt64, callID: Int, event kind: TraceEventKind, value: String?,
+        threadID: Int
+    ) {
+        stepHead(seq: seq, from: from, to: to, callID: callID)
         switch kind {
         case .completed: append("\"completed\"")
         case .next, .error:
