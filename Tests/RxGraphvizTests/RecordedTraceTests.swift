@@ -6,18 +6,6 @@ import Testing
 
 /// The views on traces recorded from real runs of the core, not built by hand.
 @Suite(.serialized) struct RecordedTraceTests {
-    /// Runs `body` and checks that every core object it made is gone afterwards.
-    private func checkingNoLeaks<T>(
-        _ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation
-    ) rethrows -> T {
-        let before = Resources.total
-        let result = try body()
-        #expect(
-            Resources.total == before, "leaked \(Resources.total - before) core objects", sourceLocation: sourceLocation
-        )
-        return result
-    }
-
     @Test func referenceExampleDrawsAsTheDocumentsDescribe() throws {
         var printed: [String] = []
         let trace = checkingNoLeaks {

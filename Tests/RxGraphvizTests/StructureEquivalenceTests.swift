@@ -11,18 +11,6 @@ import TraceFixtures
 /// subscriptions, inner subscriptions (signatures included), producers, observables and leaks,
 /// on hand-made and recorded traces, with dense or far-apart ids, sorted or not.
 @Suite(.serialized) struct StructureEquivalenceTests {
-    /// Runs `body` and checks that every core object it made is gone afterwards.
-    private func checkingNoLeaks<T>(
-        _ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation
-    ) rethrows -> T {
-        let before = Resources.total
-        let result = try body()
-        #expect(
-            Resources.total == before, "leaked \(Resources.total - before) core objects", sourceLocation: sourceLocation
-        )
-        return result
-    }
-
     /// Everything a structure says, as lines.
     private func lines(_ structure: TraceStructure) -> [String] {
         var lines = structure.subscriptions.map { s in
