@@ -58,7 +58,7 @@ extension Generator {
                     ])
                 }
             ),
-            (2, { Piece("Observable.amb([\(list)])", Obs.amb(values)) }),
+            (w(2, 4), { Piece("Observable.amb([\(list)])", Obs.amb(values)) }),
             (1, { Piece("Observable.catch(sequence: [\(list)])", Obs.catch(sequence: values)) }),
         ])
     }

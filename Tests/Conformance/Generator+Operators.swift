@@ -301,7 +301,15 @@ extension Generator {
             (2, { Piece("\(p.text).sample(\(o.text))", p.value.sample(o.value)) }),
             (1, { Piece("\(p.text).sample(\(o.text), defaultValue: \(k))", p.value.sample(o.value, defaultValue: k)) }),
             (2, { Piece("\(p.text).concat(\(o.text))", p.value.concat(o.value)) }),
-            (2, { Piece("\(p.text).amb(\(o.text))", p.value.amb(o.value)) }),
+            (w(2, 4), { Piece("\(p.text).amb(\(o.text))", p.value.amb(o.value)) }),
+            (
+                w(1, 2),
+                {
+                    // A second source that ends while it is subscribed (`just`, `of`, `from`…).
+                    let other = self.justLike()
+                    return Piece("\(p.text).amb(\(other.text))", p.value.amb(other.value))
+                }
+            ),
         ])
     }
 

@@ -78,7 +78,7 @@ import Testing
 
     @Test func aKnownDifferenceThatNoLongerHoldsFails() throws {
         let excuse = KnownDifferences.Excuse(bug: .ambDisposesWinner, rxAnatomy: ["> main: 200:n1"])
-        let known = KnownDifferences(rxSwiftBugs: ["g0": excuse], pending: ["g1": .zip, "g9": .virtualTime])
+        let known = KnownDifferences(rxSwiftBugs: ["g0": excuse], pending: ["g1": .zip, "g9": .traitFlatMap])
         let report = compare(
             rxSwift: try Self.output(Self.g0, Self.g1), rxAnatomy: try Self.output(Self.g0, Self.g1), known: known)
         #expect(!report.passed)
