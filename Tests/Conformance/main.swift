@@ -10,7 +10,10 @@
 //
 // Each pipeline prints a header line `== ID`, the lines that describe it, then its outcome, each
 // line starting with "> ": the events every observer recorded with their virtual times, the
-// subscription ranges of every testable observable, and what the pipeline's closures logged.
+// subscription ranges of every testable observable, and a log, in order, of what the pipeline's
+// closures and observers saw (so the order of things at one virtual time shows). The
+// description is written before the pipeline runs: a pipeline that hangs or crashes is the last
+// one printed.
 
 import Foundation
 import RxSwift

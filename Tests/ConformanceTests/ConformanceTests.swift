@@ -28,8 +28,12 @@ import Testing
     @Test func theDropInPrintsWhatRxSwiftPrinted() throws {
         let rxSwift = try ConformanceOutput(parsing: Self.goldenText())
         let program = try #require(Self.program, "the conformance program is not built (swift build --build-tests)")
-        let run = try Child.run(program, arguments: rxSwift.arguments, timeLimit: 900)
-        try #require(run.status == 0 && !run.timedOut, "conformance ended with \(run.ending): \(run.stderr)")
+        // A few seconds normally; the limit only stops a pipeline that hangs.
+        let run = try Child.run(program, arguments: rxSwift.arguments, timeLimit: 300)
+        // Each pipeline's description is written before it runs, so the last one names the culprit.
+        let last = run.out.split(separator: "\n").last { $0.hasPrefix("== ") } ?? "before the first pipeline"
+        try #require(
+            run.status == 0 && !run.timedOut, "conformance ended with \(run.ending) in \(last): \(run.stderr)")
         let rxAnatomy = try ConformanceOutput(parsing: run.out)
         let report = compare(rxSwift: rxSwift, rxAnatomy: rxAnatomy, known: .current)
         print("conformance: \(report.summary(limit: 0).split(separator: "\n").first ?? "")")
