@@ -1,0 +1,163 @@
+import RxCore
+import RxTesting
+import Testing
+
+/// The order of side effects at one virtual time, as RxSwift 6 has it: which subscription is
+/// disposed first, and whether before or after the terminal event is passed on. Each test
+/// records the events, the subscriptions and a log of what the closures did.
+@Suite(.serialized, .noLeaks)
+struct DisposalOrderTests {
+    // MARK: - The merge family
+
+    /// RxSwift keeps the inner subscriptions in a `CompositeDisposable`, whose `Bag` disposes
+    /// in insertion order.
+    @Test func flatMapDisposesItsInnerSubscriptionsOldestFirst() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let res = scheduler.start(disposed: 300) {
+            Observable.of(1, 2, 3).flatMap { log.endless("i\($0)", Int.self) }
+        }
+        #expect(res.events == [])
+        #expect(
+            log.entries == [
+                "200:i1.subscribe", "200:i2.subscribe", "200:i3.subscribe",
+                "300:i1.dispose", "300:i2.dispose", "300:i3.dispose",
+            ])
+    }
+
+    /// An inner that ends leaves the list wherever it is (the newest one here), and the next
+    /// inner joins at the end.
+    @Test func flatMapKeepsTheOrderWhenTheNewestInnerEnds() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let xs = scheduler.createHotObservable([.next(210, 0), .next(220, 1), .next(240, 2)])
+        let inners = [
+            scheduler.createColdObservable([Recorded<Event<Int>>]()),
+            scheduler.createColdObservable([.completed(10, Int.self)]),
+            scheduler.createColdObservable([Recorded<Event<Int>>]()),
+        ]
+        let res = scheduler.start(disposed: 300) {
+            xs.flatMap { i in inners[i].do(onDispose: { log("i\(i).dispose") }) }
+        }
+        #expect(res.events == [])
+        #expect(
+            inners.map(\.subscriptions) == [
+                [Subscription(210, 300)], [Subscription(220, 230)], [Subscription(240, 300)],
+            ])
+        #expect(log.entries == ["230:i1.dispose", "300:i0.dispose", "300:i2.dispose"])
+    }
+
+    /// RxSwift's `MergeSink` disposes the finished outer subscription, then passes on
+    /// `completed` when no inner runs.
+    @Test func flatMapDisposesItsFinishedSourceBeforePassingOnCompleted() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let xs = scheduler.createHotObservable([.next(210, 1), .completed(250)])
+        let res = scheduler.start {
+            xs.do(onDispose: { log("outer.dispose") }).flatMap { Observable.just($0) }
+                .do(onCompleted: { log("completed") })
+        }
+        #expect(res.events == [.next(210, 1), .completed(250)])
+        #expect(xs.subscriptions == [Subscription(200, 250)])
+        #expect(log.entries == ["250:outer.dispose", "250:completed"])
+    }
+
+    /// RxSwift's `MergeLimitedSink` (`concatMap`, `merge(maxConcurrent:)`, `concat()`) passes on
+    /// `completed` first and disposes the outer subscription with everything else.
+    @Test func concatMapPassesOnCompletedBeforeDisposingItsSource() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let xs = scheduler.createHotObservable([.next(210, 1), .completed(250)])
+        let res = scheduler.start {
+            xs.do(onDispose: { log("outer.dispose") }).concatMap { Observable.just($0) }
+                .do(onCompleted: { log("completed") })
+        }
+        #expect(res.events == [.next(210, 1), .completed(250)])
+        #expect(xs.subscriptions == [Subscription(200, 250)])
+        #expect(log.entries == ["250:completed", "250:outer.dispose"])
+    }
+
+    /// RxSwift's `SwitchSink` disposes the finished outer subscription first too.
+    @Test func flatMapLatestDisposesItsFinishedSourceBeforePassingOnCompleted() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let xs = scheduler.createHotObservable([.next(210, 1), .completed(250)])
+        let res = scheduler.start {
+            xs.do(onDispose: { log("outer.dispose") }).flatMapLatest { Observable.just($0) }
+                .do(onCompleted: { log("completed") })
+        }
+        #expect(res.events == [.next(210, 1), .completed(250)])
+        #expect(xs.subscriptions == [Subscription(200, 250)])
+        #expect(log.entries == ["250:outer.dispose", "250:completed"])
+    }
+
+    /// Static `merge` ends only once every source is subscribed, even when they all complete
+    /// while being subscribed.
+    @Test func staticMergeCompletesAfterSubscribingEverySource() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let res = scheduler.start {
+            Observable.merge(log.synchronous("a", 1), log.synchronous("b", 2)).do(onCompleted: { log("completed") })
+        }
+        #expect(res.events == [.next(200, 1), .next(200, 2), .completed(200)])
+        #expect(
+            log.entries == [
+                "200:a.subscribe", "200:a.returns", "200:a.dispose",
+                "200:b.subscribe", "200:b.returns", "200:b.dispose", "200:completed",
+            ])
+    }
+
+    // MARK: - Static concat
+
+    /// RxSwift's `ConcatSink` replaces the finished source's subscription before subscribing the
+    /// next, and after the last passes on `completed` before disposing it.
+    @Test func staticConcatPassesOnCompletedBeforeDisposingTheLastSource() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let xs = scheduler.createHotObservable([.next(210, 1), .completed(250)])
+        let ys = scheduler.createColdObservable([.next(10, 2), .completed(20)])
+        let res = scheduler.start {
+            Observable.concat([
+                xs.do(onDispose: { log("xs.dispose") }), ys.do(onDispose: { log("ys.dispose") }),
+            ]).do(onCompleted: { log("completed") })
+        }
+        #expect(res.events == [.next(210, 1), .next(260, 2), .completed(270)])
+        #expect(xs.subscriptions == [Subscription(200, 250)])
+        #expect(ys.subscriptions == [Subscription(250, 270)])
+        #expect(log.entries == ["250:xs.dispose", "270:completed", "270:ys.dispose"])
+    }
+
+    /// A last source that completes while being subscribed ends the concatenation once its
+    /// `subscribe` has returned.
+    @Test func staticConcatEndsAfterTheSubscribeOfASynchronousLastSource() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let res = scheduler.start {
+            Observable.concat([log.synchronous("a", 1), log.synchronous("b", 2)])
+                .do(onCompleted: { log("completed") })
+        }
+        #expect(res.events == [.next(200, 1), .next(200, 2), .completed(200)])
+        #expect(
+            log.entries == [
+                "200:a.subscribe", "200:a.returns", "200:a.dispose",
+                "200:b.subscribe", "200:b.returns", "200:b.dispose", "200:completed",
+            ])
+    }
+
+    // MARK: - Two sources
+
+    /// RxSwift's `TakeUntilSink` returns `Disposables.create(sourceSubscription, other)`.
+    @Test func takeUntilDisposesTheSourceBeforeTheOther() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let xs = scheduler.createHotObservable([.next(210, 1)])
+        let other = scheduler.createHotObservable([Recorded<Event<Int>>]())
+        let res = scheduler.start(disposed: 300) {
+            xs.do(onDispose: { log("source.dispose") }).take(until: other.do(onDispose: { log("other.dispose") }))
+        }
+        #expect(res.events == [.next(210, 1)])
+        #expect(xs.subscriptions == [Subscription(200, 300)])
+        #expect(other.subscriptions == [Subscription(200, 300)])
+        #expect(log.entries == ["300:source.dispose", "300:other.dispose"])
+    }
+}
