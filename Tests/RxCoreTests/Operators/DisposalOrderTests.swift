@@ -144,6 +144,57 @@ struct DisposalOrderTests {
             ])
     }
 
+    // MARK: - andThen
+
+    /// RxSwift's `ConcatCompletableSink` subscribes what follows, then replaces the
+    /// completable's subscription with it (a `SerialDisposable`).
+    @Test func andThenSubscribesTheNextSourceBeforeDisposingTheCompletable() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let completable = scheduler.createColdObservable([.completed(5, Never.self)])
+        let ys = scheduler.createColdObservable([.next(10, 1), .completed(20)])
+        let res = scheduler.start {
+            completable.asCompletable().do(onDispose: { log("completable.dispose") })
+                .andThen(
+                    Observable.deferred {
+                        log("factory")
+                        return ys.asObservable()
+                    })
+        }
+        #expect(res.events == [.next(215, 1), .completed(225)])
+        #expect(completable.subscriptions == [Subscription(200, 205)])
+        #expect(ys.subscriptions == [Subscription(205, 225)])
+        #expect(log.entries == ["205:factory", "205:completable.dispose"])
+    }
+
+    /// With a next source that ends while being subscribed, the completable's subscription goes
+    /// when the whole sequence ends, still after the next source ran.
+    @Test func andThenOfASynchronousSourceDisposesTheCompletableAfterIt() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let completable = scheduler.createColdObservable([.completed(5, Never.self)])
+        let res = scheduler.start {
+            completable.asCompletable().do(onDispose: { log("completable.dispose") })
+                .andThen(log.synchronous("next", 7))
+        }
+        #expect(res.events == [.next(205, 7), .completed(205)])
+        #expect(completable.subscriptions == [Subscription(200, 205)])
+        #expect(
+            log.entries == ["205:next.subscribe", "205:completable.dispose", "205:next.returns", "205:next.dispose"])
+    }
+
+    @Test func andThenPassesOnTheCompletablesErrorWithoutTheNextSource() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let completable = scheduler.createColdObservable([.error(5, opTestError, Never.self)])
+        let res = scheduler.start {
+            completable.asCompletable().andThen(log.synchronous("next", 7))
+        }
+        #expect(res.events == [.error(205, opTestError)])
+        #expect(completable.subscriptions == [Subscription(200, 205)])
+        #expect(log.entries == [])
+    }
+
     // MARK: - Two sources
 
     /// RxSwift's `TakeUntilSink` returns `Disposables.create(sourceSubscription, other)`.
