@@ -195,6 +195,69 @@ struct DisposalOrderTests {
         #expect(log.entries == [])
     }
 
+    // MARK: - Operators that leave the source's end to the source
+
+    /// RxSwift's `ObserveOnSink` only queues the error, so the `do` above it finishes
+    /// (`afterError`) before its own sink disposes it.
+    @Test func observeOnLeavesTheFailedSourceToEndItself() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let xs = scheduler.createColdObservable([.next(10, 1), .error(20, opTestError)])
+        let res = scheduler.start {
+            xs.do(afterError: { _ in log("afterError") }, onDispose: { log("dispose") }).observe(on: scheduler)
+        }
+        #expect(res.events == [.next(211, 1), .error(221, opTestError)])
+        #expect(xs.subscriptions == [Subscription(200, 220)])
+        #expect(log.entries == ["220:afterError", "220:dispose"])
+    }
+
+    /// RxSwift's `share(replay: 0 or 1)` while connected (`ShareWhileConnected`,
+    /// `ShareReplay1WhileConnected`) does not dispose a source that ended.
+    @Test(arguments: [0, 1]) func shareLeavesTheFailedSourceToEndItself(replay: Int) {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let xs = scheduler.createColdObservable([.next(10, 1), .error(20, opTestError)])
+        let res = scheduler.start {
+            xs.do(afterError: { _ in log("afterError") }, onDispose: { log("dispose") }).share(replay: replay)
+        }
+        #expect(res.events == [.next(210, 1), .error(220, opTestError)])
+        #expect(xs.subscriptions == [Subscription(200, 220)])
+        #expect(log.entries == ["220:afterError", "220:dispose"])
+    }
+
+    /// `multicast` (and so `publish`, `replay` and `share` of a larger replay or kept forever)
+    /// disposes the source before its subject hears of the end, as RxSwift's `Connection` does.
+    @Test func publishDisposesTheFailedSourceBeforePassingOnItsError() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let xs = scheduler.createColdObservable([.next(10, 1), .error(20, opTestError)])
+        let res = scheduler.start {
+            xs.do(afterError: { _ in log("afterError") }, onDispose: { log("dispose") }).publish().refCount()
+        }
+        #expect(res.events == [.next(210, 1), .error(220, opTestError)])
+        #expect(xs.subscriptions == [Subscription(200, 220)])
+        #expect(log.entries == ["220:dispose", "220:afterError"])
+    }
+
+    /// A second subscriber after the shared source failed starts a new subscription to it.
+    @Test func shareSubscribesAgainAfterTheSourceFailed() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let xs = scheduler.createColdObservable([.next(10, 1), .error(20, opTestError)])
+        let shared = xs.do(onDispose: { log("dispose") }).share(replay: 1)
+        let a = scheduler.createObserver(Int.self)
+        let b = scheduler.createObserver(Int.self)
+        var subscriptions: [Disposable] = []
+        scheduler.scheduleAt(200) { subscriptions.append(shared.subscribe(a)) }
+        scheduler.scheduleAt(300) { subscriptions.append(shared.subscribe(b)) }
+        scheduler.scheduleAt(400) { subscriptions.forEach { $0.dispose() } }
+        scheduler.start()
+        #expect(a.events == [.next(210, 1), .error(220, opTestError)])
+        #expect(b.events == [.next(310, 1), .error(320, opTestError)])
+        #expect(xs.subscriptions == [Subscription(200, 220), Subscription(300, 320)])
+        #expect(log.entries == ["220:dispose", "320:dispose"])
+    }
+
     // MARK: - Two sources
 
     /// RxSwift's `TakeUntilSink` returns `Disposables.create(sourceSubscription, other)`.
