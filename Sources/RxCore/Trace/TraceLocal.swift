@@ -32,6 +32,12 @@ final class TraceLocal {
     /// Traced deliveries (`forwardOn` of a traced sink, a subject delivering) under way.
     @exclusivity(unchecked) var deliveries = 0
 
+    // MARK: Observer nodes (`ObserverNode`)
+    /// The node a subscription made for its observer, offered to the hop that takes the
+    /// observer during `run` (0: none), and the observer's type.
+    @exclusivity(unchecked) var offeredObserver: UInt64 = 0
+    @exclusivity(unchecked) var offeredObserverType: UInt = 0
+
     // MARK: Shared clock reading (see `TraceRecorder`)
     /// The last monotonic clock reading, nanoseconds.
     @exclusivity(unchecked) var time: UInt64 = 0
