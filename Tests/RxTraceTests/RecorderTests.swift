@@ -57,7 +57,10 @@ final class ObserverBox<Element>: @unchecked Sendable {
                 "AnonymousObserver", "SinkDisposer", "AnonymousObservableSink", "BinaryDisposable",
             ])
         #expect(report.groups.first?.fileID == "RxTraceTests/\(file)")
-        #expect(report.roots.map(\.id) == [6])
+        #expect(report.rootDisposables.map(\.id) == [6])
+        // One root, the disposable `subscribe` returned, holding all five.
+        #expect(report.roots.map(\.node.id) == [6] && report.roots.first?.cause == .disposable)
+        #expect(report.roots.first?.held.map(\.id) == [2, 3, 4, 5, 6])
         // Read back from the file, the same report.
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("leak-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: url) }
