@@ -108,7 +108,8 @@ extension RxTraceCommand {
                     let last = test.releasedLater.map { Self.letGo($0) }.max() ?? 0
                     let during =
                         report.tests.last { $0.started < last && ($0.ended ?? .max) >= last }
-                        .map { " (the last at seq \(last), during \($0.name))" } ?? " (the last at seq \(last))"
+                        .map { " (the last at seq \(last), during \($0.name))" }
+                        ?? " (the last at seq \(last), outside any test)"
                     text +=
                         "  released after it ended: \(test.releasedLater.count) of \(test.leftovers.count)\(during)\n"
                 }
