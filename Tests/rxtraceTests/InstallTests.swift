@@ -41,6 +41,8 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: app.path)
 
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        // It says how rxtrace gets on the PATH, next to the commands.
+        #expect(readme.contains("\nmake install "))
         let commands = readme.split(separator: "\n").map(String.init).filter {
             $0.hasPrefix("rxtrace ") || $0.hasPrefix("RXTRACE=")
         }
