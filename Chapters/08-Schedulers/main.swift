@@ -49,6 +49,14 @@ example("subscribeOn") {
             onCompleted: { done = true })
     _ = MainScheduler.drain(timeout: 10) { done }
     subscription.dispose()
+    // Disposing hops to the background queue as well: wait until it has run there, so that none
+    // of this example's work is left for the next one (which draws its run) to see.
+    let flushed = DispatchSemaphore(value: 0)
+    _ = backgroundScheduler.schedule(()) { _ in
+        flushed.signal()
+        return Disposables.create()
+    }
+    flushed.wait()
 }
 
 // interval on virtual time: a TestScheduler's clock moves only when its work runs, so a
