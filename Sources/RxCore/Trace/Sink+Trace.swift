@@ -46,8 +46,8 @@ final class TraceHop {
 
     /// Who delivers. Each `on` call is checked once, by whoever sees it last: an observer that
     /// checks its own `on` (`ObserverBase`) does, and a hop into it does not; a sink's hop checks
-    /// anything else it delivers to; a subject's hop checks an observer that is not a node (one
-    /// that is, a sink, checks what it forwards at its own hop).
+    /// anything else it delivers to; a subject's hop checks an observer of the user's own, whose
+    /// node it made (a subscribed sink checks what it forwards at its own hop).
     enum Sender { case sink, subject, observer }
 
     init(node: UInt64, observer: Any, sender: Sender) {
