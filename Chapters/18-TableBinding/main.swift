@@ -4,6 +4,7 @@
 //
 // A headless table view stands in for UITableView: "showing" a row prints it.
 import Foundation
+import RxCocoa
 import RxCore
 import Workbook
 
