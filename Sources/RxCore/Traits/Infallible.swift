@@ -16,6 +16,7 @@ public protocol InfallibleType: ObservableConvertibleType {}
 public struct Infallible<Element>: InfallibleType {
     private let source: Observable<Element>
 
+    @usableFromInline
     init(_ source: Observable<Element>) {
         self.source = source
     }
