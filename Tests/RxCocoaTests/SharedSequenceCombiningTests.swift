@@ -52,6 +52,40 @@ struct SharedSequenceCombiningTests {
         #expect(two { Driver.zip([$0, $1]).map { $0.reduce(0, +) } } == expected)
     }
 
+    /// `zip` of sources given one by one ends when every source has ended (the first source's
+    /// subscription runs to its own end); `zip` of a collection ends at an element that can never
+    /// be paired, as in RxSwift.
+    @Test func zipEndsWhenEverySourceHasEndedUnlessGivenACollection() {
+        func run(_ zip: (Driver<Int>, Driver<Int>) -> Driver<Int>) -> SharedRun<Int> {
+            runTwice { scheduler in
+                let xs = scheduler.createHotObservable([.next(210, 1), .next(230, 2), .next(260, 3), .completed(300)])
+                let ys = scheduler.createHotObservable([.next(220, 10), .completed(240)])
+                return (zip(xs.asDriver(onErrorJustReturn: -1), ys.asDriver(onErrorJustReturn: -2)), [xs, ys])
+            }
+        }
+        let arguments = run { Driver.zip($0, $1) { $0 * 100 + $1 } }
+        #expect(arguments.first == [.next(221, 110), .completed(301)])
+        #expect(arguments.sources == [[Subscription(200, 300)], [Subscription(200, 240)]])
+        let collection = run { Driver.zip([$0, $1]) { $0[0] * 100 + $0[1] } }
+        #expect(collection.first == [.next(221, 110), .completed(261)])
+        #expect(collection.sources == [[Subscription(200, 261)], [Subscription(200, 240)]])
+    }
+
+    @Test func combineLatestOfThreeEndsWhenAllHaveEnded() {
+        let run = runTwice { scheduler in
+            let xs = scheduler.createHotObservable([.next(210, 1), .completed(230)])
+            let ys = scheduler.createHotObservable([.next(220, 10), .next(250, 20), .completed(260)])
+            let zs = scheduler.createHotObservable([.next(215, 100), .completed(240)])
+            let combined = Driver.combineLatest(
+                xs.asDriver(onErrorJustReturn: -1), ys.asDriver(onErrorJustReturn: -2),
+                zs.asDriver(onErrorJustReturn: -3)
+            ) { $0 + $1 + $2 }
+            return (combined, [xs, ys, zs])
+        }
+        #expect(run.first == [.next(221, 111), .next(251, 121), .completed(261)])
+        #expect(run.sources == [[Subscription(200, 230)], [Subscription(200, 260)], [Subscription(200, 240)]])
+    }
+
     // MARK: - Up to eight sources, each of its own type
 
     /// Eight sources: source i emits i at 200+i and 10·i at 220+i, and completes at 240+2i.

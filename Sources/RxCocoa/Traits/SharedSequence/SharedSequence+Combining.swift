@@ -48,11 +48,12 @@ extension SharedSequence {
 
 // MARK: - Two or more sources, each of its own element type
 
-// One parameter-pack form per operator stands for RxSwift's arities 2 to 8 (and goes beyond).
-// As in RxSwift, the sources are anything convertible to a shared sequence (a `Driver`, or a
-// type of one's own such as an activity indicator) and the first two must share this
-// strategy; Swift cannot yet require that of every element of a pack (same-element
-// requirements), so the third and later sources are not checked for it.
+// One parameter-pack form per operator stands for RxSwift's arities 2 to 8 (and goes beyond),
+// built on `Observable`'s own (so `zip` ends when every source has, as RxSwift's arity forms
+// do). As in RxSwift, the sources are anything convertible to a shared sequence (a `Driver`, or a
+// type of one's own such as an activity indicator) and the first two must share this strategy;
+// Swift cannot yet require that of every element of a pack (same-element requirements), so the
+// third and later sources are not checked for it.
 
 extension SharedSequence {
     /// The sources' elements combined by index with `resultSelector`.
@@ -68,9 +69,10 @@ extension SharedSequence {
         file: StaticString = #fileID, line: UInt = #line
     ) -> SharedSequence<SharingStrategy, Element>
     where O1.SharingStrategy == SharingStrategy, O2.SharingStrategy == SharingStrategy {
-        let erased = erasedSources(source1, source2, repeat each sources)
         let source = Observable.zip(
-            erased, resultSelector: { try applyErased(resultSelector, $0) }, file: file, line: line)
+            source1.asSharedSequence().asObservable(), source2.asSharedSequence().asObservable(),
+            repeat (each sources).asSharedSequence().asObservable(), resultSelector: resultSelector, file: file,
+            line: line)
         return SharedSequence(source, file: file, line: line)
     }
 
@@ -88,9 +90,10 @@ extension SharedSequence {
         file: StaticString = #fileID, line: UInt = #line
     ) -> SharedSequence<SharingStrategy, Element>
     where O1.SharingStrategy == SharingStrategy, O2.SharingStrategy == SharingStrategy {
-        let erased = erasedSources(source1, source2, repeat each sources)
         let source = Observable.combineLatest(
-            erased, resultSelector: { try applyErased(resultSelector, $0) }, file: file, line: line)
+            source1.asSharedSequence().asObservable(), source2.asSharedSequence().asObservable(),
+            repeat (each sources).asSharedSequence().asObservable(), resultSelector: resultSelector, file: file,
+            line: line)
         return SharedSequence(source, file: file, line: line)
     }
 }
@@ -105,7 +108,7 @@ extension SharedSequenceConvertibleType where Element == Any {
     where O1.SharingStrategy == SharingStrategy, O2.SharingStrategy == SharingStrategy {
         SharedSequence<SharingStrategy, (O1.Element, O2.Element, repeat (each O).Element)>.zip(
             source1, source2, repeat each sources,
-            resultSelector: { (a, b, rest: repeat (each O).Element) in (a, b, repeat each rest) },
+            resultSelector: { (first, second, rest: repeat (each O).Element) in (first, second, repeat each rest) },
             file: file, line: line)
     }
 
@@ -118,32 +121,7 @@ extension SharedSequenceConvertibleType where Element == Any {
     where O1.SharingStrategy == SharingStrategy, O2.SharingStrategy == SharingStrategy {
         SharedSequence<SharingStrategy, (O1.Element, O2.Element, repeat (each O).Element)>.combineLatest(
             source1, source2, repeat each sources,
-            resultSelector: { (a, b, rest: repeat (each O).Element) in (a, b, repeat each rest) },
+            resultSelector: { (first, second, rest: repeat (each O).Element) in (first, second, repeat each rest) },
             file: file, line: line)
     }
-}
-
-// TEMPORARY until Observable's parameter-pack zip/combineLatest land: type-erased sources.
-private func erasedSources<
-    O1: SharedSequenceConvertibleType, O2: SharedSequenceConvertibleType, each O: SharedSequenceConvertibleType
->(
-    _ source1: O1, _ source2: O2, _ sources: repeat each O
-) -> [Observable<Any>] {
-    var list = [
-        source1.asSharedSequence().asObservable().map { $0 as Any },
-        source2.asSharedSequence().asObservable().map { $0 as Any },
-    ]
-    repeat list.append((each sources).asSharedSequence().asObservable().map { $0 as Any })
-    return list
-}
-
-private func applyErased<E1, E2, each E, R>(
-    _ f: (E1, E2, repeat each E) throws -> R, _ values: [Any]
-) rethrows -> R {
-    var index = 2
-    func take<T>(_: T.Type) -> T {
-        defer { index += 1 }
-        return values[index] as! T
-    }
-    return try f(values[0] as! E1, values[1] as! E2, repeat take((each E).self))
 }
