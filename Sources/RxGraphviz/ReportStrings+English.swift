@@ -71,6 +71,7 @@ extension ReportStrings {
         seconds: "{t} s",
         step: "step {n}",
         seq: "seq {n}",
+        listSeparator: ", ",
         nodesOne: "{n} node",
         nodesOther: "{n} nodes",
         subscriptionsOne: "{n} subscription",

@@ -31,6 +31,8 @@ package struct ReportStrings: Encodable, Sendable {
 
     // Names, counts and times.
     let userCode, unknownSite, unknown, never, none, seconds, step, seq: String
+    /// Between the items of a list in running text (types, call sites, nodes).
+    let listSeparator: String
     let nodesOne, nodesOther, subscriptionsOne, subscriptionsOther, rootsOne, rootsOther: String
     let calls, events, virtualTime, droppedCalls, droppedEvents, recorded: String
     let andMore, andMoreRoots: String

@@ -373,12 +373,12 @@
       for (const root of roots.slice(0, 20)) {
         const shown = new Set([root.node, ...root.cycle]);
         for (const id of listed) shown.add(id);
-        const cycle = root.cycle.length > 0 ? fmtHTML(T.leakWith, { nodes: root.cycle.map(nodeLink).join(', ') }) : '';
-        const types = root.types.slice(0, 6).map((t) => `${esc(t.name)} ${t.count}`).join(', ');
-        const sites = root.sites.slice(0, 4).map((t) => `<span class="site">${esc(t.name)}</span> (${t.count})`).join(', ');
+        const cycle = root.cycle.length > 0 ? fmtHTML(T.leakWith, { nodes: root.cycle.map(nodeLink).join(esc(T.listSeparator)) }) : '';
+        const types = root.types.slice(0, 6).map((t) => `${esc(t.name)} ${t.count}`).join(esc(T.listSeparator));
+        const sites = root.sites.slice(0, 4).map((t) => `<span class="site">${esc(t.name)}</span> (${t.count})`).join(esc(T.listSeparator));
         const rest = root.held.filter((id) => !shown.has(id));
         for (const id of [root.node, ...root.cycle, ...rest]) listed.add(id);
-        const members = rest.slice(0, 12).map(nodeLink).join(', ');
+        const members = rest.slice(0, 12).map(nodeLink).join(esc(T.listSeparator));
         const more = rest.length > 12 ? ` <span class="more">${esc(fmt(T.andMore, { n: rest.length - 12 }))}</span>` : '';
         const site = `<span class="site">${esc(root.site || T.unknownSite)}</span>`;
         const cause = esc(T.causes[root.causeKind] || root.cause);
