@@ -16,6 +16,9 @@ extension Producer {
         if traceID != 0 {
             traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
         }
+        // The subscription's context (TraceContext.swift), bound while it subscribes.
+        let subscription = TraceContext.subscribing(observer, observer: observerID, observable: traceID)
+        if let subscription { return tracedSubscribe(observer, site: site, in: subscription) }
         if !CurrentThreadScheduler.isScheduleRequired {
             return tracedSubscribeNow(observer, site: site)
         }
@@ -23,6 +26,23 @@ extension Producer {
         return CurrentThreadScheduler.instance.schedule(()) { _ in
             self.tracedSubscribeNow(observer, site: site)
         }
+    }
+
+    /// The rest of `tracedSubscribe` for a subscription that carries a context: bound while it
+    /// subscribes, now or when the trampoline runs it.
+    @inline(never)
+    private func tracedSubscribe<Observer: ObserverType>(
+        _ observer: Observer, site: CallSite?, in subscription: TraceContext.Subscription
+    ) -> Disposable where Observer.Element == Element {
+        if !CurrentThreadScheduler.isScheduleRequired {
+            return TraceContext.subscribe(subscription) { tracedSubscribeNow(observer, site: site) }
+        }
+        if traceID != 0 { traceStep(.schedule, from: traceID, to: 0, "CurrentThreadScheduler") }
+        let scheduled = CurrentThreadScheduler.instance.schedule(()) { _ in
+            TraceContext.bound(subscription.context) { self.tracedSubscribeNow(observer, site: site) }
+        }
+        TraceContext.returned(subscription, scheduled)
+        return scheduled
     }
 
     /// `subscribeNow` while tracing: the steps `init` (of the disposer), `run` and

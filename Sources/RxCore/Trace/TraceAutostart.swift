@@ -181,6 +181,11 @@ public enum TraceAutostart {
         }
     }
 
+    /// Reads the environment now if the core has not yet (it does at its first object), so that
+    /// a tracer installed before any object is made (RxDistributedTracing's) can wrap the
+    /// recorder `RXTRACE` asks for rather than keep it out.
+    public static func checkEnvironment() { check() }
+
     /// Whether an environment-started recording is running.
     public static var isRecording: Bool { running.withLock { $0 != nil } }
 
