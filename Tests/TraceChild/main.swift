@@ -2,6 +2,9 @@
 //
 //   RXTRACE=t.trace tracechild wait    records, prints "ready", then keeps emitting until killed
 //   RXTRACE=t.trace tracechild crash   records, prints "ready", then calls fatalError
+//   RXTRACE=t.trace tracechild leak N MS   leaks one subscription every MS milliseconds (a
+//                                          subscribe at one line never disposed), N times, then
+//                                          exits (`rxtrace top`'s tests, Tests/rxtraceTests/TopTests)
 //
 // One subscription is left open (alive when the program is stopped); one finishes.
 
@@ -20,9 +23,27 @@ sigaddset(&stopSignals, SIGTERM)
 pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 
 let mode = CommandLine.arguments.dropFirst().first ?? "wait"
-guard mode == "wait" || mode == "crash" else {
-    FileHandle.standardError.write(Data("usage: tracechild wait|crash\n".utf8))
+guard mode == "wait" || mode == "crash" || mode == "leak" else {
+    FileHandle.standardError.write(Data("usage: tracechild wait|crash|leak N MS\n".utf8))
     exit(2)
+}
+if mode == "leak" {
+    let arguments = CommandLine.arguments
+    let ticks = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20
+    let milliseconds = arguments.count > 3 ? Int(arguments[3]) ?? 100 : 100
+    let ticker = PublishSubject<Int>()
+    // Subscribed once, disposed at the end: a steady stream of events at its own call site.
+    let steady = ticker.map { $0 + 1 }.subscribe(onNext: { _ in })
+    print("ready")
+    fflush(stdout)
+    for tick in 0..<ticks {
+        // The leak: subscribed every tick, never disposed (the subject keeps it alive).
+        _ = ticker.filter { $0 >= tick }.subscribe(onNext: { _ in })
+        ticker.onNext(tick)
+        Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
+    }
+    steady.dispose()
+    exit(0)
 }
 let subject = PublishSubject<Int>()
 let openSubscription = subject.map { $0 * 2 }.filter { $0 >= 0 }.subscribe(onNext: { _ in })

@@ -166,7 +166,11 @@ public enum TraceAutostart {
                 return recorder
             }
             let recorder = TraceRecorder(options: options, streamed: true)
-            let meta = recorder.meta(["arguments": CommandLine.arguments.joined(separator: " ")])
+            // The pid and host let `rxtrace top` tell a program that ended without its end record.
+            let meta = recorder.meta([
+                "arguments": CommandLine.arguments.joined(separator: " "), "pid": String(getpid()),
+                "host": ProcessInfo.processInfo.hostName,
+            ])
             let maxBytes = maxBytes(from: environment)
             switch TraceStreamWriter.create(path: url.path, recorder: recorder, meta: meta, maxBytes: maxBytes) {
             case .failure(let error):
