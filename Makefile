@@ -7,7 +7,7 @@ SWIFT_BUILD_FLAGS ?=
 SWIFT_TEST_FLAGS ?= --no-parallel
 
 .PHONY: demo test deps build release tsan bench clean format lint property asan fuzz soak examples
-.PHONY: browser-deps test-browser bench-report
+.PHONY: browser-deps test-browser bench-report otel-e2e otel-deps
 
 ## Install what the build needs (libgraphviz-dev), only when it is missing.
 deps:
@@ -52,6 +52,24 @@ examples:
 	$(SWIFT) build --package-path Examples --build-tests
 	$(SWIFT) test --package-path Examples --skip-build
 
+## RxDistributedTracing end to end (not in `make test`: swift-otel takes about seven minutes to
+## build on two cores): OTelE2E/, a package of its own, exports spans with swift-otel over
+## OTLP/HTTP to a receiver its test starts on loopback (OTelE2E/receiver.py) and reads them back.
+otel-e2e: otel-deps
+	@# As for bench: SwiftPM does not see files added to RxAnatomy in an existing build folder.
+	@rm -f OTelE2E/.build/debug.yaml OTelE2E/.build/*/debug/description.json
+	$(SWIFT) build --package-path OTelE2E --build-tests
+	$(SWIFT) test --package-path OTelE2E --skip-build
+
+## What the end-to-end receiver needs, only when missing: the OpenTelemetry protobuf definitions
+## for python3 (PyPI's opentelemetry-proto, which brings protobuf).
+otel-deps:
+	@if ! $(PYTHON) -c "import opentelemetry.proto.collector.trace.v1.trace_service_pb2" 2>/dev/null; then \
+		echo "==> installing opentelemetry-proto for $(PYTHON) (the OTLP receiver of make otel-e2e)"; \
+		$(PYTHON) -m pip install -q --disable-pip-version-check "opentelemetry-proto>=1.20,<2" || \
+		{ echo "error: could not install opentelemetry-proto (pip failed)" >&2; exit 2; }; \
+	fi
+
 ## What the report's browser test needs, only when missing: Debian's chromium and chromium-driver
 ## (about two minutes to install on a fresh machine), and Selenium for python3 from PyPI.
 PYTHON ?= python3
@@ -77,7 +95,7 @@ test-browser: deps browser-deps
 
 ## Formatting: `swift format` (in the toolchain) with the configuration in .swift-format (120 columns).
 FORMAT_PATHS := Package.swift Sources Tests Chapters Benchmarks/Package.swift Benchmarks/Sources Examples/Package.swift \
-	Examples/Sources Examples/Tests Fuzz/Package.swift Fuzz/Sources
+	Examples/Sources Examples/Tests Fuzz/Package.swift Fuzz/Sources OTelE2E/Package.swift OTelE2E/Tests
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
 
@@ -89,7 +107,7 @@ release: deps
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 
 clean:
-	rm -rf .build Examples/.build
+	rm -rf .build Examples/.build OTelE2E/.build
 
 ## Benchmarks (release, their own package under Benchmarks/): the core against OpenCombine and
 ## a plain loop, what tracing costs (against a build with the hooks compiled out), rendering.

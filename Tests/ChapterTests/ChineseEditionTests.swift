@@ -12,16 +12,17 @@ import Testing
         var testDescription: String { chinese }
     }
 
-    /// The top README, every chapter's README, and the page of the sources.
+    /// The top README, every chapter's README, the page of the sources and the one of
+    /// distributed tracing.
     static var pairs: [Pair] {
         let chapters = CitationTests.pages.filter { $0.hasPrefix("Chapters/") && $0.hasSuffix("/README.md") }
-        return ([("README.md")] + chapters + ["docs/sources.md"]).map {
+        return ([("README.md")] + chapters + ["docs/sources.md", "docs/distributed-tracing.md"]).map {
             Pair(english: $0, chinese: String($0.dropLast(3)) + ".zh.md")
         }
     }
 
     @Test func everyEnglishPageHasAChineseOne() {
-        #expect(Self.pairs.count == ChapterTranscriptTests.chapterNumbers.count + 2)
+        #expect(Self.pairs.count == ChapterTranscriptTests.chapterNumbers.count + 3)
         for pair in Self.pairs {
             #expect(CitationTests.exists(pair.chinese), "\(pair.english) has no Chinese edition \(pair.chinese)")
         }

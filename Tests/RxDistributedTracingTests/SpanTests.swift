@@ -137,6 +137,54 @@ import Tracing
         }
     }
 
+    /// What an operator subscribes as its own part of a subscription — `retry`'s second and third
+    /// attempts, `subscribe(on:)`'s subscription on its scheduler, `zip`'s sources — is part of the
+    /// same span. A subscription made while an event of another is delivered is a span of its
+    /// own, as `flatMap`'s inner ones are: here `concat`'s second source, subscribed when the first
+    /// completes.
+    @Test func resubscriptionsBelongToTheSubscriptionsSpan() throws {
+        try withSpans { memory, _ in
+            let scheduler = TestScheduler(initialClock: 0)
+            let request = memory.startSpan("request")
+            var attempts = 0
+            let flaky = Observable<Int>.create { observer in
+                attempts += 1
+                if attempts < 3 { observer.onError(Failure(reason: "try again")) } else { observer.onNext(7) }
+                observer.onCompleted()
+                return Disposables.create()
+            }
+            let relay = PublishRelay<Int>()
+            let line = #line + 3
+            let subscriptions = ServiceContext.withValue(request.context) {
+                [
+                    flaky.retry(5).subscribe(onNext: { _ in }),
+                    Observable.of(1, 2).concat(Observable.of(3)).subscribe(onNext: { _ in }),
+                    Observable.of(1, 2).subscribe(on: scheduler).subscribe(onNext: { _ in }),
+                    Observable.zip(Observable.of(1, 2), Observable.of(3, 4)).subscribe(onNext: { _ in }),
+                    Observable.of(5, 6).bind(to: relay),
+                ]
+            }
+            scheduler.start()
+            request.end()
+            subscriptions.forEach { $0.dispose() }
+            let spans = memory.finishedSpans.filter { $0.operationName != "request" }
+            let described = spans.map {
+                "\($0.operationName) \($0.attribute("rx.observer") ?? "") \($0.attribute("rx.elements") ?? "-")"
+            }
+            #expect(
+                described.sorted() == [
+                    "AnonymousObservable → Retry @ \(site(UInt(line))) AnonymousObserver 1",
+                    "ObservableSequence @ \(site(UInt(line + 1))) MergeLimitedInnerObserver 1",
+                    "ObservableSequence @ \(site(UInt(line + 4))) AnonymousObserver 2",
+                    "ObservableSequence → Concat @ \(site(UInt(line + 1))) AnonymousObserver 3",
+                    "ObservableSequence → SubscribeOn @ \(site(UInt(line + 2))) AnonymousObserver 2",
+                    "ObservableSequence → Zip @ \(site(UInt(line + 3))) AnonymousObserver 2",
+                ])
+            #expect(spans.allSatisfy { $0.parentSpanID == request.spanID && $0.attribute("rx.end") == "completed" })
+            #expect(attempts == 3)
+        }
+    }
+
     /// With no tracer given, spans go to `InstrumentationSystem.tracer`, looked up at `subscribe`:
     /// here the task-local one of a `withTracer` scope.
     @Test func spansGoToTheInstrumentationSystemsTracer() throws {
