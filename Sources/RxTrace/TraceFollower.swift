@@ -45,14 +45,19 @@ public final class TraceFollower {
     deinit { close(descriptor) }
 
     /// Reads what was appended since the last call (complete lines only) and calls `visit` for
-    /// each record; true when anything was read. Throws, with a one-line reason, when the file is
-    /// not an `rxtrace/2` trace, holds a malformed line, or shrank while being followed.
+    /// each record; true when anything was read. `newSegment` is called before the records of a
+    /// new segment, whose first records are the nodes still alive (a node not among them was
+    /// released meanwhile). Throws, with a one-line reason, when the file is not an `rxtrace/2`
+    /// trace, holds a malformed line, or shrank while being followed.
     @discardableResult
-    public func poll(_ visit: (TraceFileRecord) throws(TraceFileError) -> Void) throws(TraceFileError) -> Bool {
+    public func poll(
+        _ visit: (TraceFileRecord) throws(TraceFileError) -> Void, newSegment: () -> Void = {}
+    ) throws(TraceFileError) -> Bool {
         var progressed = try readAppended(visit)
         // A new segment was renamed over the path: the old file is read to its end above, the
         // new one from its start.
         while ended == nil, let replaced = replacement() {
+            newSegment()
             close(descriptor)
             descriptor = replaced
             previousSeq = lastSeq

@@ -60,7 +60,8 @@ extension RxTraceCommand {
             var lastRefresh = Date()
             while true {
                 do {
-                    try follower.poll { record in state.add(record) }
+                    try follower.poll({ record in state.add(record) }, newSegment: { state.segmentStarted() })
+                    state.pollEnded()
                 } catch {
                     failure = CLIError.badInput(error.description)
                     break
@@ -182,11 +183,28 @@ struct TopState {
     private var lastRefresh: Date?
     private var started: Date?
 
+    /// While a new segment is read: the nodes it carried over (`RXTRACE_MAX_MB`).
+    private var carried: Set<UInt64>?
+
     static let noSite = "(no call site)"
+
+    /// A new segment starts with the nodes still alive, with their ids: the others were released
+    /// while the segment before ended.
+    mutating func segmentStarted() {
+        pollEnded()
+        carried = []
+    }
+
+    mutating func pollEnded() {
+        guard let carried else { return }
+        self.carried = nil
+        for id in nodes.keys where !carried.contains(id) { add(.deinitialized(node: id, seq: 0)) }
+    }
 
     mutating func add(_ record: TraceFileRecord) {
         switch record {
         case .node(let node):
+            carried?.insert(node.id)
             // A new segment repeats the nodes still alive, with their ids.
             guard nodes[node.id] == nil else { return }
             let site = node.callSite ?? Self.noSite

@@ -26,14 +26,15 @@ import Glibc
     static let ticks = 30
 
     /// The leaking program, writing `t.rxt` in `scratch`.
-    private func startLeaking(in scratch: Scratch, milliseconds: Int = 150) throws -> Child {
+    private func startLeaking(in scratch: Scratch, milliseconds: Int = 150, maxMegabytes: String? = nil) throws -> Child
+    {
         let program = try #require(
             Self.child.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil })
         return try Child(
             program, arguments: ["leak", String(Self.ticks), String(milliseconds)],
             environment: [
                 "RXTRACE": scratch.url.appendingPathComponent("t.rxt").path, "RXTRACE_FORMAT": nil,
-                "RXTRACE_MAX_MB": nil, "SWIFT_BACKTRACE": "enable=no",
+                "RXTRACE_MAX_MB": maxMegabytes, "SWIFT_BACKTRACE": "enable=no",
             ])
     }
 
@@ -105,6 +106,22 @@ import Glibc
         #expect(last.contains("ended (exit) at seq"))
         // No terminal control sequences in plain output.
         #expect(!result.out.contains("\u{1B}"))
+    }
+
+    /// Bounded by `RXTRACE_MAX_MB`, the file is replaced by each new segment: top follows them,
+    /// keeping the subscriptions each one carries over.
+    @Test func followsTheSegmentsOfABoundedTrace() throws {
+        let scratch = try Scratch()
+        let leaking = try startLeaking(in: scratch, milliseconds: 100, maxMegabytes: "0.03")
+        let result = try CLI.run(["top", "t.rxt", "--interval", "0.3"], in: scratch.url)
+        _ = try leaking.wait(timeLimit: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let final = try #require(result.out.components(separatedBy: "--- final\n").last)
+        #expect(leakRow(in: final) == Self.ticks, "\(final)")
+        let segments = final.split(separator: "\n").first?.split(separator: "·").last { $0.contains("segments") }
+        #expect((segments.flatMap { Int($0.split(separator: " ").first ?? "") } ?? 0) >= 2, "\(final)")
+        // The steady subscription, disposed at the end, is not counted alive.
+        #expect(final.contains("live subscriptions \(Self.ticks) "), "\(final)")
     }
 
     @Test func ctrlCPrintsTheFinalState() throws {
