@@ -35,14 +35,18 @@ public class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConvert
     /// - Parameters:
     ///   - initialClock: The clock's first value.
     ///   - resolution: Seconds per tick (real time = ticks × resolution).
-    ///   - simulateProcessingDelay: When true, work scheduled at or before the current time
-    ///     runs one tick later (`clock + 1`), as RxTest does.
+    ///   - simulateProcessingDelay: When true, work scheduled relatively (`schedule`,
+    ///     `scheduleRelative`: what operators such as `observe(on:)` or `delay` ask for) at or
+    ///     before the current time runs one tick later (`clock + 1`), as RxTest does. Absolute
+    ///     times (`scheduleAt`, `start`'s three times, hot observables' events, cold observables'
+    ///     offsets) are never moved.
     public init(initialClock: TestTime, resolution: Double = 1.0, simulateProcessingDelay: Bool = true) {
         self.simulateProcessingDelay = simulateProcessingDelay
         super.init(initialClock: initialClock, converter: TestSchedulerVirtualTimeConverter(resolution: resolution))
     }
 
-    /// Work due now or in the past runs at `clock + 1` (or `clock` without simulated delay).
+    /// Relative work due now or in the past runs at `clock + 1` (or `clock` without simulated
+    /// delay).
     public override func adjustScheduledTime(_ time: TestTime) -> TestTime {
         time <= clock ? clock + (simulateProcessingDelay ? 1 : 0) : time
     }

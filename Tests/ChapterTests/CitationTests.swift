@@ -36,7 +36,8 @@ import Testing
                 pages.append("\(folder)/\(name)")
             }
         }
-        return pages + ["docs/chapters.md", "docs/sources.md", "docs/sources.zh.md", "docs/glossary.md"]
+        let documents = ["chapters", "sources", "glossary", "rxtrace", "schedulers", "debug"]
+        return pages + documents.flatMap { ["docs/\($0).md", "docs/\($0).zh.md"] }
     }
 
     static var topReadmes: [String] {

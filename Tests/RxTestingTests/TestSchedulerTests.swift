@@ -93,7 +93,9 @@ struct TestSchedulerTests {
             immediate.start { Observable.just(1, scheduler: immediate) }.events == [.next(200, 1), .completed(200)])
     }
 
-    @Test func scheduleAtInThePastRunsNext() {
+    /// Absolute times are never moved (RxTest's `scheduleAt` is `scheduleAbsoluteVirtual`, which
+    /// does not call `adjustScheduledTime`): a time in the past runs next, at the current clock.
+    @Test func scheduleAtInThePastRunsNextAtTheCurrentClock() {
         let scheduler = TestScheduler(initialClock: 0)
         let times = Collected<TestTime>()
         scheduler.scheduleAt(50) {
@@ -101,7 +103,60 @@ struct TestSchedulerTests {
             times.append(scheduler.clock)
         }
         scheduler.start()
-        #expect(times.all == [50, 51])
+        #expect(times.all == [50, 50])
+    }
+
+    /// Only relative scheduling is moved one tick: `schedule` (due now) from work running at 50
+    /// runs at 51, while `scheduleAt(50)` asked for at 50 runs at 50, after the work before it.
+    @Test func onlyRelativeSchedulingIsMovedOneTick() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let ran = Collected<String>()
+        scheduler.scheduleAt(50) {
+            _ = scheduler.schedule(()) { _ in
+                ran.append("schedule at \(scheduler.clock)")
+                return Disposables.create()
+            }
+            _ = scheduler.scheduleRelative((), dueTime: .seconds(0)) { _ in
+                ran.append("scheduleRelative(0) at \(scheduler.clock)")
+                return Disposables.create()
+            }
+            _ = scheduler.scheduleRelativeVirtual((), dueTime: 0) { _ in
+                ran.append("scheduleRelativeVirtual(0) at \(scheduler.clock)")
+                return Disposables.create()
+            }
+            scheduler.scheduleAt(50) { ran.append("scheduleAt(50) at \(scheduler.clock)") }
+        }
+        scheduler.start()
+        #expect(
+            ran.all == [
+                "scheduleRelativeVirtual(0) at 50", "scheduleAt(50) at 50", "schedule at 51",
+                "scheduleRelative(0) at 51",
+            ])
+    }
+
+    /// `start(created: 0, subscribed: 0, …)` creates and subscribes at 0: all three are absolute
+    /// times, the current clock included. Work due at the same time runs in the order it was
+    /// scheduled, so the hot event at 0 (scheduled when `xs` was made) runs before the subscription.
+    @Test func startAtTheCurrentClockRunsThen() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(0, 1), .next(5, 2), .completed(10)])
+        var createdAt: TestTime?
+        let res = scheduler.start(created: 0, subscribed: 0, disposed: 20) { () -> Observable<Int> in
+            createdAt = scheduler.clock
+            return xs.asObservable()
+        }
+        #expect(createdAt == 0)
+        #expect(res.events == [.next(5, 2), .completed(10)])
+        #expect(xs.subscriptions == [Subscription(0, 10)])
+    }
+
+    /// A cold observable's offset 0 is delivered at the subscription's own tick.
+    @Test func coldOffsetZeroIsDeliveredAtTheSubscriptionTick() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(0, "a"), .next(5, "b"), .completed(5)])
+        let res = scheduler.start { xs }
+        #expect(res.events == [.next(200, "a"), .next(205, "b"), .completed(205)])
+        #expect(xs.subscriptions == [Subscription(200, 205)])
     }
 
     @Test func clockAndNowFollowTheResolution() {

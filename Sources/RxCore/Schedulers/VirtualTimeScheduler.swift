@@ -53,35 +53,39 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         scheduleRelative(state, dueTime: .microseconds(0), action: action)
     }
 
+    /// Schedules `action` `dueTime` from now, at the time `adjustScheduledTime` makes of it: the
+    /// one form of scheduling that is adjusted (RxSwift's too), so `TestScheduler` runs work asked
+    /// for "now" by an operator one tick later, while absolute times run exactly then.
     public func scheduleRelative<StateType>(
         _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
         let time = converter.offsetVirtualTime(
             clock, offset: converter.convertToVirtualTimeInterval(rxSchedulerSeconds(dueTime)))
-        return scheduleAbsoluteVirtual(state, time: time, action: action)
+        return scheduleAbsoluteVirtual(state, time: adjustScheduledTime(time), action: action)
     }
 
-    /// Schedules `action` `dueTime` virtual units from now.
+    /// Schedules `action` `dueTime` virtual units from now, not adjusted (a cold test observable's
+    /// offsets: offset 0 runs at the subscription's own tick).
     public func scheduleRelativeVirtual<StateType>(
         _ state: StateType, dueTime: VirtualTimeInterval, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
         scheduleAbsoluteVirtual(state, time: converter.offsetVirtualTime(clock, offset: dueTime), action: action)
     }
 
-    /// Schedules `action` at virtual time `time` (as `adjustScheduledTime` moves it). Work at the
-    /// same time runs in scheduling order.
+    /// Schedules `action` at virtual time `time` exactly, the current clock included (a time in
+    /// the past runs next, at the current clock). Work at the same time runs in scheduling order.
     open func scheduleAbsoluteVirtual<StateType>(
         _ state: StateType, time: VirtualTime, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
-        let item = VirtualSchedulerItem(action: { action(state) }, time: adjustScheduledTime(time), id: nextID)
+        let item = VirtualSchedulerItem(action: { action(state) }, time: time, id: nextID)
         nextID += 1
         let index = insertionIndex(for: item)
         queue.insert(item, at: index)
         return item
     }
 
-    /// Where work asked for at `time` is queued: at `time` itself here; `TestScheduler` moves work
-    /// due now or earlier one tick later.
+    /// Where work asked for by `scheduleRelative` (and `schedule`) at `time` is queued: at `time`
+    /// itself here; `TestScheduler` moves work due now or earlier one tick later.
     open func adjustScheduledTime(_ time: VirtualTime) -> VirtualTime { time }
 
     private func insertionIndex(for item: VirtualSchedulerItem<VirtualTime>) -> Int {
