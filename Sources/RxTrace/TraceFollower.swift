@@ -71,6 +71,10 @@ public final class TraceFollower {
         return progressed
     }
 
+    /// The most read at once: a large file already written when following starts is parsed in
+    /// pieces, in bounded memory.
+    static let chunkSize = 1 << 20
+
     private func readAppended(_ visit: (TraceFileRecord) throws(TraceFileError) -> Void) throws(TraceFileError) -> Bool
     {
         var info = stat()
@@ -81,29 +85,33 @@ public final class TraceFollower {
         if size < offset {
             throw .invalid(path: path, reason: "the file shrank from \(offset) to \(size) bytes while being followed")
         }
-        guard size > offset else { return false }
-        var chunk = Data(count: size - offset)
-        let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
-        guard count >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        chunk.removeSubrange(count...)
-        offset += count
-        bytesRead += count
-        pending.append(chunk)
-        if !sawHeader { try checkHeader() }
-        let result: Result<Int, TraceFileError> = pending.withUnsafeBytes { bytes in
-            do throws(TraceFileError) {
-                return .success(
-                    try parser.consume(bytes, final: false) { (record) throws(TraceFileError) in
-                        if case .end(let reason, let seq) = record { ended = (reason, seq) }
-                        try visit(record)
-                    })
-            } catch {
-                return .failure(error)
+        var progressed = false
+        while offset < size, ended == nil {
+            var chunk = Data(count: min(size - offset, Self.chunkSize))
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+            guard count >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+            guard count > 0 else { break }
+            chunk.removeSubrange(count...)
+            offset += count
+            bytesRead += count
+            progressed = true
+            pending.append(chunk)
+            if !sawHeader { try checkHeader() }
+            let result: Result<Int, TraceFileError> = pending.withUnsafeBytes { bytes in
+                do throws(TraceFileError) {
+                    return .success(
+                        try parser.consume(bytes, final: false) { (record) throws(TraceFileError) in
+                            if case .end(let reason, let seq) = record { ended = (reason, seq) }
+                            try visit(record)
+                        })
+                } catch {
+                    return .failure(error)
+                }
             }
+            pending.removeFirst(try result.get())
+            if sawHeader { meta = parser.status.meta }
         }
-        pending.removeFirst(try result.get())
-        if sawHeader { meta = parser.status.meta }
-        return count > 0
+        return progressed
     }
 
     /// Once the first line is complete: it must be an `rxtrace/2` header.
