@@ -129,7 +129,7 @@ import Glibc
         let trace = try scratch.write(Data(Self.header(meta: [:]).utf8), "open.rxt")
         let program = try #require(CLI.binary)
         let top = try Child(program, arguments: ["top", trace, "--interval", "0.2"], directory: scratch.url)
-        usleep(600_000)
+        #expect(Self.firstRefresh(of: top), "top printed nothing within 20 s")
         top.send(SIGINT)
         let result = try top.wait(timeLimit: 20)
         #expect(result.status == 0 && !result.signalled, "\(result.ending) \(result.stderr)")
@@ -180,11 +180,22 @@ import Glibc
         let trace = try scratch.write(Data(Self.header(meta: [:]).utf8), "shrinks.rxt")
         let program = try #require(CLI.binary)
         let top = try Child(program, arguments: ["top", trace, "--interval", "0.1"], directory: scratch.url)
-        usleep(500_000)
+        #expect(Self.firstRefresh(of: top), "top printed nothing within 20 s")
         try Data("{\"format\":\"rxtrace/2\"}\n".utf8).write(to: scratch.url.appendingPathComponent(trace))
         let result = try top.wait(timeLimit: 20)
         #expect(result.status == 2, "\(result.ending)")
         #expect(result.stderr.contains("shrank"), "\(result.stderr)")
+    }
+
+    /// Waits (20 s at most) until `top` has shown its first refresh: it is then following the file
+    /// and handling signals.
+    static func firstRefresh(of top: Child) -> Bool {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, top.isRunning {
+            if String(decoding: top.output, as: UTF8.self).contains("CALL SITE") { return true }
+            usleep(20_000)
+        }
+        return false
     }
 
     /// A streamed trace's first lines: one subscription alive at `main.swift:3`, no end record.
