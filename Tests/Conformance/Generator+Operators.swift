@@ -209,7 +209,8 @@ extension Generator {
                             1,
                             {
                                 Piece(
-                                    "\(p.text).window(timeSpan: \(span), count: \(count), s).flatMap { $0.toArray() }.map(mix)",
+                                    "\(p.text).window(timeSpan: \(span), count: \(count), s)"
+                                        + ".flatMap { $0.toArray() }.map(mix)",
                                     windows.flatMap { $0.toArray() }.map(mix))
                             }
                         ),
@@ -217,7 +218,8 @@ extension Generator {
                             1,
                             {
                                 Piece(
-                                    "\(p.text).window(timeSpan: \(span), count: \(count), s).enumerated().flatMap { w in w.element.map { mix(w.index, $0) } }",
+                                    "\(p.text).window(timeSpan: \(span), count: \(count), s).enumerated()"
+                                        + ".flatMap { w in w.element.map { mix(w.index, $0) } }",
                                     windows.enumerated().flatMap { w in w.element.map { mix(w.index, $0) } })
                             }
                         ),

@@ -251,7 +251,8 @@ extension Generator {
                     let inners = (0..<self.rng.int(1...2)).map { _ in self.single(depth - 1) }
                     let values = inners.map(\.value)
                     return Piece(
-                        "\(p.text).flatMap { [\(inners.map(\.text).joined(separator: ", "))][$0 % \(inners.count)].map { mix(outer, $0) } }",
+                        "\(p.text).flatMap { [\(inners.map(\.text).joined(separator: ", "))]"
+                            + "[$0 % \(inners.count)].map { mix(outer, $0) } }",
                         p.value.flatMap { x in values[modulo(x, values.count)].map { mix(x, $0) } })
                 }
             ),

@@ -2,11 +2,14 @@
 //
 //   RXTRACE=t.trace tracechild wait    records, prints "ready", then keeps emitting until killed
 //   RXTRACE=t.trace tracechild crash   records, prints "ready", then calls fatalError
+//   RXTRACE=t.trace tracechild run [N] [paced]
+//                                      records N elements (default 1,000; paced: 100 every 10 ms),
+//                                      prints "done", exits 0 (Tests/rxtraceTests/EnvironmentTests)
 //   RXTRACE=t.trace tracechild leak N MS   leaks one subscription every MS milliseconds (a
 //                                          subscribe at one line never disposed), N times, then
 //                                          exits (`rxtrace top`'s tests, Tests/rxtraceTests/TopTests)
 //
-// One subscription is left open (alive when the program is stopped); one finishes.
+// One subscription is left open (alive when the program is stopped or ends); one finishes.
 
 import Foundation
 import RxCore
@@ -22,15 +25,16 @@ sigaddset(&stopSignals, SIGINT)
 sigaddset(&stopSignals, SIGTERM)
 pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 
-let mode = CommandLine.arguments.dropFirst().first ?? "wait"
-guard mode == "wait" || mode == "crash" || mode == "leak" else {
-    FileHandle.standardError.write(Data("usage: tracechild wait|crash|leak N MS\n".utf8))
+let arguments = CommandLine.arguments.dropFirst()
+let mode = arguments.first ?? "wait"
+let count = arguments.dropFirst().first.map { Int($0) } ?? 1000
+guard mode == "wait" || mode == "crash" || mode == "run" || mode == "leak", let count, count >= 0 else {
+    FileHandle.standardError.write(Data("usage: tracechild wait|crash|run [COUNT]|leak N MS\n".utf8))
     exit(2)
 }
 if mode == "leak" {
-    let arguments = CommandLine.arguments
-    let ticks = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20
-    let milliseconds = arguments.count > 3 ? Int(arguments[3]) ?? 100 : 100
+    let ticks = count
+    let milliseconds = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 100
     let ticker = PublishSubject<Int>()
     // Subscribed once, disposed at the end: a steady stream of events at its own call site.
     let steady = ticker.map { $0 + 1 }.subscribe(onNext: { _ in })
@@ -49,7 +53,15 @@ let subject = PublishSubject<Int>()
 let openSubscription = subject.map { $0 * 2 }.filter { $0 >= 0 }.subscribe(onNext: { _ in })
 let finished = Observable.of(1, 2, 3).map { $0 + 1 }.subscribe(onNext: { _ in })
 finished.dispose()
-for value in 0..<1000 { subject.onNext(value) }
+let paced = arguments.dropFirst(2).first == "paced"
+for value in 0..<count {
+    subject.onNext(value)
+    if paced, value % 100 == 99 { Thread.sleep(forTimeInterval: 0.01) }
+}
+if mode == "run" {
+    print("done")
+    exit(0)
+}
 // The trace's writer writes at least every 250 ms: what came before is on disk now.
 Thread.sleep(forTimeInterval: 0.6)
 print("ready")

@@ -5,17 +5,19 @@ extension Observable {
         if traceID != 0 { tracedSubscribe(observer) }
     }
 
-    /// `traceSubscribe` of a subject born while tracing: the step, the edge, and the context the
-    /// subscriber's handler (`tracedHandler`, later in the same `subscribe`) carries.
+    /// `traceSubscribe` of a subject born while tracing: the context the subscriber's handler
+    /// (`tracedHandler`, later in the same `subscribe`) carries, the step and the edge.
     @inline(never)
     private func tracedSubscribe<Observer>(_ observer: Observer) {
         let observerID = traceNodeID(of: observer)
-        traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
-        traceEdge(observerID, traceID, .subscribes)
         guard Tracing.isOn else { return }
         if let subscription = TraceContext.subscribing(observer, observer: observerID, observable: traceID) {
             TraceLocal.current.subscriberContext = subscription.context
         }
+        // An observer that is none of the core's: its node, made with its hop, records these.
+        if observerID == 0, ObserverNode.isNeeded(for: observer) { return }
+        traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
+        traceEdge(observerID, traceID, .subscribes)
     }
 
     /// `traceReceived(.next(element))`, out of line (docs/architecture.md, "Cold paths out of line").

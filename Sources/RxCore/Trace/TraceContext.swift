@@ -120,20 +120,3 @@ enum TraceContext {
         local.context = previous
     }
 }
-
-extension Producer {
-    /// The `subscribe` step of a producer that delivers from `subscribe` itself (`just`, `empty`,
-    /// `error`, `never`), which may begin a subscription: its events are delivered now, in the
-    /// caller's context. One branch while no tracer is installed.
-    @inline(__always)
-    final func traceImmediateSubscribe<Observer>(_ observer: Observer) {
-        if Tracing.isOn { tracedImmediateSubscribe(observer) }
-    }
-
-    @inline(never)
-    private func tracedImmediateSubscribe<Observer>(_ observer: Observer) {
-        let observerID = traceNodeID(of: observer)
-        traceStep(.subscribe, from: observerID, to: traceID)
-        _ = TraceContext.subscribing(observer, observer: observerID, observable: traceID)
-    }
-}

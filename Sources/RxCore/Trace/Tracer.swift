@@ -130,6 +130,8 @@ public protocol RxTracer: AnyObject, Sendable {
     /// What carries a context to the deliveries of each subscription while this tracer is
     /// installed (Trace/TraceContext.swift); nil, the default, for none.
     var contextPropagation: (any RxContextPropagation)? { get }
+    /// A point of the run the program marked (`Tracing.mark`: a test starts or ends).
+    func mark(_ kind: TraceMarkKind, name: String)
 }
 
 extension RxTracer {

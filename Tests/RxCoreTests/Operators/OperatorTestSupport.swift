@@ -25,7 +25,8 @@ final class GrammarProbe<Element>: ObserverType, @unchecked Sendable {
         var afterTermination = 0
 
         var description: String {
-            "next×\(nexts) completed×\(completions) error×\(errors) overlaps×\(overlaps) afterTermination×\(afterTermination)"
+            "next×\(nexts) completed×\(completions) error×\(errors) overlaps×\(overlaps) "
+                + "afterTermination×\(afterTermination)"
         }
     }
 
