@@ -227,6 +227,7 @@ public final class RxSpanTracer: RxTracer, RxContextPropagation, @unchecked Send
 
     public func event(node: UInt64, kind: TraceEventKind, value: String?) {
         wrapped?.event(node: node, kind: kind, value: value)
+        received(kind, by: node)
     }
 
     public func disposed(_ node: UInt64) {
@@ -257,6 +258,8 @@ public final class RxSpanTracer: RxTracer, RxContextPropagation, @unchecked Send
         from sink: UInt64, to observer: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool
     ) {
         wrapped?.forwarded(from: sink, to: observer, kind: kind, value: value, recordEvent: recordEvent)
+        // An observer of the user's own (a node the core made for it) records nothing itself.
+        if recordEvent { received(kind, by: observer) }
     }
 
     public func received(_ call: TraceCall, node: UInt64, kind: TraceEventKind, value: String?, recordEvent: Bool) {
@@ -265,6 +268,11 @@ public final class RxSpanTracer: RxTracer, RxContextPropagation, @unchecked Send
 
     public func observed(node: UInt64, kind: TraceEventKind, value: String?) {
         wrapped?.observed(node: node, kind: kind, value: value)
+        received(kind, by: node)
+    }
+
+    /// An event the observer `node` received: counted, or the end of its span.
+    private func received(_ kind: TraceEventKind, by node: UInt64) {
         switch kind {
         case .next: countElement(node)
         case .completed: end(observer: node, "completed")
@@ -279,6 +287,7 @@ public final class RxSpanTracer: RxTracer, RxContextPropagation, @unchecked Send
 
     public func forwardedNext<Element>(from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
         wrapped?.forwardedNext(from: sink, to: observer, element: element, recordEvent: recordEvent)
+        if recordEvent { countElement(observer) }
     }
 
     public func receivedNext<Element>(_ call: TraceCall, node: UInt64, element: Element, recordEvent: Bool) {
@@ -294,7 +303,12 @@ public final class RxSpanTracer: RxTracer, RxContextPropagation, @unchecked Send
         wrapped?.callSite(of: node)
     }
 
+    public func mark(_ kind: TraceMarkKind, name: String) {
+        wrapped?.mark(kind, name: name)
+    }
+
     private func countElement(_ observer: UInt64) {
+        guard observer != 0 else { return }
         state.withLock { state in state.byObserver[observer]?.elements += 1 }
     }
 }

@@ -234,7 +234,7 @@ struct TopState {
             dropped.steps += drop.steps
             dropped.events += drop.events
             dropped.nodes += drop.nodes
-        case .edge, .step, .resource, .end:
+        case .edge, .step, .resource, .mark, .end:
             break
         }
     }

@@ -137,11 +137,48 @@ import Tracing
         }
     }
 
+    /// So are `concatMap`'s and `flatMapLatest`'s inner subscriptions and `catch`'s fallback, each
+    /// made while an event of the subscription is delivered.
+    @Test func concatMapSwitchAndCatchMakeSpansOfTheirOwn() throws {
+        try withSpans { memory, _ in
+            let request = memory.startSpan("request")
+            let source = PublishSubject<Int>()
+            let line = #line + 3
+            let subscriptions = ServiceContext.withValue(request.context) {
+                [
+                    source.concatMap { Observable.of($0, $0) }.subscribe(onNext: { _ in }),
+                    source.flatMapLatest { Observable.of($0) }.subscribe(onNext: { _ in }),
+                    Observable<Int>.error(Failure(reason: "no")).catch { _ in .of(1, 2, 3) }.subscribe { _ in },
+                ]
+            }
+            request.end()
+            source.onNext(1)
+            source.onNext(2)
+            source.onCompleted()
+            subscriptions.forEach { $0.dispose() }
+            let spans = memory.finishedSpans.filter { $0.operationName != "request" }
+            let described = spans.map {
+                "\($0.operationName) \($0.attribute("rx.observer") ?? "") \($0.attribute("rx.elements") ?? "-")"
+            }
+            #expect(
+                described.sorted() == [
+                    "Error → Catch @ \(site(UInt(line + 2))) AnonymousObserver 3",
+                    "ObservableSequence @ \(site(UInt(line))) MergeLimitedInnerObserver 2",
+                    "ObservableSequence @ \(site(UInt(line))) MergeLimitedInnerObserver 2",
+                    "ObservableSequence @ \(site(UInt(line + 1))) SwitchInnerObserver 1",
+                    "ObservableSequence @ \(site(UInt(line + 1))) SwitchInnerObserver 1",
+                    "ObservableSequence @ \(site(UInt(line + 2))) CatchSinkProxy 3",
+                    "PublishSubject → ConcatMap @ \(site(UInt(line))) AnonymousObserver 4",
+                    "PublishSubject → FlatMapLatest @ \(site(UInt(line + 1))) AnonymousObserver 2",
+                ])
+            #expect(spans.allSatisfy { $0.parentSpanID == request.spanID && $0.attribute("rx.end") == "completed" })
+        }
+    }
+
     /// What an operator subscribes as its own part of a subscription — `retry`'s second and third
-    /// attempts, `subscribe(on:)`'s subscription on its scheduler, `zip`'s sources — is part of the
-    /// same span. A subscription made while an event of another is delivered is a span of its
-    /// own, as `flatMap`'s inner ones are: here `concat`'s second source, subscribed when the first
-    /// completes.
+    /// attempts, `concat`'s second source (subscribed by its sink when the first completes, as
+    /// RxSwift's `ConcatSink` does), `subscribe(on:)`'s subscription on its scheduler, `zip`'s
+    /// sources — is part of the same span.
     @Test func resubscriptionsBelongToTheSubscriptionsSpan() throws {
         try withSpans { memory, _ in
             let scheduler = TestScheduler(initialClock: 0)
@@ -174,7 +211,6 @@ import Tracing
             #expect(
                 described.sorted() == [
                     "AnonymousObservable → Retry @ \(site(UInt(line))) AnonymousObserver 1",
-                    "ObservableSequence @ \(site(UInt(line + 1))) MergeLimitedInnerObserver 1",
                     "ObservableSequence @ \(site(UInt(line + 4))) AnonymousObserver 2",
                     "ObservableSequence → Concat @ \(site(UInt(line + 1))) AnonymousObserver 3",
                     "ObservableSequence → SubscribeOn @ \(site(UInt(line + 2))) AnonymousObserver 2",
@@ -182,6 +218,32 @@ import Tracing
                 ])
             #expect(spans.allSatisfy { $0.parentSpanID == request.spanID && $0.attribute("rx.end") == "completed" })
             #expect(attempts == 3)
+        }
+    }
+
+    /// An observer of the user's own (not one of the core's) gets a node from the core when a
+    /// producer takes it, and with it a span counting what it receives.
+    @Test func anObserverOfYourOwnIsASpan() throws {
+        final class Collector: ObserverType {
+            var received: [Int] = []
+            func on(_ event: Event<Int>) { if case .next(let value) = event { received.append(value) } }
+        }
+        try withSpans { memory, _ in
+            let collector = Collector()
+            let line: UInt = #line
+            _ = Observable.of(1, 2, 3).map { $0 * 2 }.subscribe(collector)
+            _ = Observable.just(4).subscribe(collector)
+            #expect(collector.received == [2, 4, 6, 4])
+            let spans = memory.finishedSpans
+            #expect(
+                spans.map {
+                    "\($0.operationName) \($0.attribute("rx.elements") ?? "-") \($0.attribute("rx.end") ?? "-")"
+                }
+                    == [
+                        "ObservableSequence → Map @ \(site(line + 1)) 3 completed",
+                        "Just @ \(site(line + 2)) 1 completed",
+                    ])
+            #expect(spans.allSatisfy { $0.attribute("rx.observer") == "Collector" })
         }
     }
 
