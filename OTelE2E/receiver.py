@@ -14,10 +14,13 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-    ExportTraceServiceRequest,
-    ExportTraceServiceResponse,
-)
+try:
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceRequest,
+        ExportTraceServiceResponse,
+    )
+except ImportError as missing:
+    sys.exit(f"receiver.py: {sys.executable} lacks PyPI's opentelemetry-proto ({missing}); make otel-deps installs it")
 
 STATUS_CODES = {0: "UNSET", 1: "OK", 2: "ERROR"}
 

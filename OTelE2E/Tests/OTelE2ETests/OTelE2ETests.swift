@@ -135,9 +135,12 @@ struct Receiver {
             .appendingPathComponent("receiver.py")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(
             "otel-e2e-\(UUID().uuidString).jsonl")
+        // `make otel-e2e` names the python that has opentelemetry-proto (its own venv when the
+        // system's has not).
+        let python = ProcessInfo.processInfo.environment["RXANATOMY_OTEL_PYTHON"] ?? "python3"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--out", output.path]
+        process.arguments = [python, script.path, "--out", output.path]
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
@@ -163,9 +166,12 @@ struct Receiver {
         guard said.wait(timeout: .now() + 15) == .success, let line = firstLine.get(),
             let port = line.split(separator: ":").last.flatMap({ Int($0) })
         else {
-            process.terminate()
-            let problem = String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
-            throw Failure(description: "receiver.py did not start within 15 s: \(problem)")
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            let problem = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw Failure(
+                description: "receiver.py (\(python)) did not start within 15 s "
+                    + "(make otel-e2e installs what it needs): \(problem)")
         }
         return Receiver(process: process, port: port, output: output)
     }
