@@ -70,8 +70,8 @@ extension RxTraceCommand {
                 if follower.ended != nil || TopSignals.stopped { break }
                 if let pid = writerGone(follower) {
                     failure = CLIError.badInput(
-                        "\(trace): cut short at seq \(follower.lastSeq): the program (pid \(pid)) ended without its end record"
-                    )
+                        "\(trace): cut short at seq \(follower.lastSeq): the program (pid \(pid)) ended "
+                            + "without its end record")
                     break
                 }
                 if now.timeIntervalSince(lastRefresh) >= interval || state.refreshes == 0 {
