@@ -7,7 +7,7 @@ SWIFT_BUILD_FLAGS ?=
 SWIFT_TEST_FLAGS ?= --no-parallel
 
 .PHONY: demo test deps build release tsan bench clean format lint property asan fuzz soak examples install install-bin
-.PHONY: browser-deps test-browser bench-report
+.PHONY: browser-deps test-browser bench-report otel-e2e otel-deps
 
 ## Install what the build needs (libgraphviz-dev), only when it is missing.
 deps:
@@ -53,6 +53,40 @@ examples:
 	$(SWIFT) build --package-path Examples --build-tests
 	$(SWIFT) test --package-path Examples --skip-build
 
+## RxDistributedTracing end to end (not in `make test`: swift-otel takes about seven minutes to
+## build on two cores): OTelE2E/, a package of its own, exports spans with swift-otel over
+## OTLP/HTTP to a receiver its test starts on loopback (OTelE2E/receiver.py) and reads them back.
+## The receiver runs on $(PYTHON) when it has opentelemetry-proto, else in the venv otel-deps makes.
+OTEL_VENV := $(CURDIR)/OTelE2E/.build/receiver-venv
+OTEL_PROTO_IMPORT := import opentelemetry.proto.collector.trace.v1.trace_service_pb2
+otel-e2e: otel-deps
+	@# As for bench: SwiftPM does not see files added to RxAnatomy in an existing build folder.
+	@rm -f OTelE2E/.build/debug.yaml OTelE2E/.build/*/debug/description.json
+	$(SWIFT) build --package-path OTelE2E --build-tests
+	@python=$(PYTHON); $(PYTHON) -c "$(OTEL_PROTO_IMPORT)" 2>/dev/null || python=$(OTEL_VENV)/bin/python3; \
+		echo "RXANATOMY_OTEL_PYTHON=$$python $(SWIFT) test --package-path OTelE2E --skip-build"; \
+		RXANATOMY_OTEL_PYTHON=$$python $(SWIFT) test --package-path OTelE2E --skip-build
+
+## What the end-to-end receiver needs, only when missing: python3 with PyPI's opentelemetry-proto
+## (which brings protobuf). Installed into a venv of its own (Debian's python3 refuses a plain
+## `pip install`), with Debian's python3 and python3-venv first when they are missing.
+otel-deps:
+	@if $(PYTHON) -c "$(OTEL_PROTO_IMPORT)" 2>/dev/null; then exit 0; fi; \
+	if $(OTEL_VENV)/bin/python3 -c "$(OTEL_PROTO_IMPORT)" 2>/dev/null; then exit 0; fi; \
+	if ! command -v $(PYTHON) >/dev/null 2>&1 || ! $(PYTHON) -c "import ensurepip, venv" 2>/dev/null; then \
+		echo "==> installing python3 and python3-venv (the OTLP receiver of make otel-e2e)"; \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3 python3-venv >/dev/null || \
+		{ echo "error: make otel-e2e needs python3 with venv; could not install python3-venv (apt-get failed)" >&2; \
+		exit 2; }; \
+	fi; \
+	echo "==> installing opentelemetry-proto into $(OTEL_VENV) (the OTLP receiver of make otel-e2e)"; \
+	rm -rf $(OTEL_VENV) && $(PYTHON) -m venv $(OTEL_VENV) && \
+	$(OTEL_VENV)/bin/python3 -m pip install -q --disable-pip-version-check "opentelemetry-proto>=1.20,<2" && \
+	$(OTEL_VENV)/bin/python3 -c "$(OTEL_PROTO_IMPORT)" || \
+	{ echo "error: make otel-e2e could not install opentelemetry-proto into $(OTEL_VENV) (pip failed)" >&2; exit 2; }
+
 ## What the report's browser test needs, only when missing: Debian's chromium and chromium-driver
 ## (about two minutes to install on a fresh machine), and Selenium for python3 from PyPI.
 PYTHON ?= python3
@@ -78,7 +112,7 @@ test-browser: deps browser-deps
 
 ## Formatting: `swift format` (in the toolchain) with the configuration in .swift-format (120 columns).
 FORMAT_PATHS := Package.swift Sources Tests Chapters Benchmarks/Package.swift Benchmarks/Sources Examples/Package.swift \
-	Examples/Sources Examples/Tests Fuzz/Package.swift Fuzz/Sources
+	Examples/Sources Examples/Tests Fuzz/Package.swift Fuzz/Sources OTelE2E/Package.swift OTelE2E/Tests
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
 
@@ -106,7 +140,7 @@ install-bin:
 		*) echo "==> $(PREFIX)/bin is not on your PATH; add it: export PATH=\"$(PREFIX)/bin:\$$PATH\"" ;; esac
 
 clean:
-	rm -rf .build Examples/.build
+	rm -rf .build Examples/.build OTelE2E/.build
 
 ## Benchmarks (release, their own package under Benchmarks/): the core against OpenCombine and
 ## a plain loop, what tracing costs (against a build with the hooks compiled out), rendering.

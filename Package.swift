@@ -65,6 +65,8 @@ let package = Package(
         .library(name: "RxTesting", targets: ["RxTesting"]),
         .library(name: "RxTrace", targets: ["RxTrace"]),
         .library(name: "RxGraphviz", targets: ["RxGraphviz"]),
+        // Subscriptions as spans of swift-distributed-tracing (docs/distributed-tracing.md).
+        .library(name: "RxDistributedTracing", targets: ["RxDistributedTracing"]),
         .executable(name: "rxtrace", targets: ["rxtrace"]),
         // RxSwift 6's module names, so that a package switches by changing only its dependency.
         .library(name: "RxSwift", targets: ["RxSwift"]),
@@ -74,7 +76,8 @@ let package = Package(
         .library(name: "RxBlocking", targets: ["RxBlocking"]),
     ] + chapters.map { .executable(name: "chapter\($0.0)", targets: ["chapter\($0.0)"]) },
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
     ],
     targets: [
         .target(name: "CRxThreads"),
@@ -94,6 +97,10 @@ let package = Package(
             providers: [.apt(["libgraphviz-dev"])]
         ),
         .target(name: "RxGraphviz", dependencies: ["RxTrace", "CGraphviz"], swiftSettings: swift5),
+        .target(
+            name: "RxDistributedTracing",
+            dependencies: ["RxCore", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            swiftSettings: swift5),
         .executableTarget(
             name: "rxtrace",
             dependencies: [
@@ -116,6 +123,14 @@ let package = Package(
         .testTarget(
             name: "RxTestingTests", dependencies: ["RxCore", "RxTesting", "RxTest"], swiftSettings: swift5),
         .testTarget(name: "RxTraceTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),
+        // Spans checked with swift-distributed-tracing's in-memory tracer.
+        .testTarget(
+            name: "RxDistributedTracingTests",
+            dependencies: [
+                "RxCore", "RxTesting", "RxTrace", "RxDistributedTracing",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: swift5),
         // Random pipelines checked against the Rx contract and a plain-Swift model (docs/reliability.md).
         .testTarget(name: "RxPropertyTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),
         // Hand-built traces shared by the rendering and CLI tests.

@@ -25,7 +25,7 @@ struct RxTraceCommand: ParsableCommand {
             3 rendering or writing the output failed; 4 the program given to `run` could not be \
             started or wrote no trace.
             """,
-        subcommands: [Render.self, Report.self, Leaks.self, Summary.self, Convert.self, Run.self]
+        subcommands: [Render.self, Report.self, Leaks.self, Summary.self, Convert.self, Run.self, Top.self]
     )
 
     static func main() {

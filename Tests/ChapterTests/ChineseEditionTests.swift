@@ -15,7 +15,7 @@ import Testing
     /// The documents a learner opens besides the chapters, each with a Chinese edition `X.zh.md`.
     static let documents = [
         "docs/sources.md", "docs/chapters.md", "docs/glossary.md", "docs/rxtrace.md", "docs/schedulers.md",
-        "docs/debug.md", "docs/compatibility.md",
+        "docs/debug.md", "docs/compatibility.md", "docs/distributed-tracing.md",
     ]
 
     /// The reference documents written for contributors, which stay English only. A Chinese page

@@ -5,6 +5,9 @@
 //   RXTRACE=t.trace tracechild run [N] [paced]
 //                                      records N elements (default 1,000; paced: 100 every 10 ms),
 //                                      prints "done", exits 0 (Tests/rxtraceTests/EnvironmentTests)
+//   RXTRACE=t.trace tracechild leak N MS   leaks one subscription every MS milliseconds (a
+//                                          subscribe at one line never disposed), N times, then
+//                                          exits (`rxtrace top`'s tests, Tests/rxtraceTests/TopTests)
 //
 // One subscription is left open (alive when the program is stopped or ends); one finishes.
 
@@ -25,9 +28,26 @@ pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 let arguments = CommandLine.arguments.dropFirst()
 let mode = arguments.first ?? "wait"
 let count = arguments.dropFirst().first.map { Int($0) } ?? 1000
-guard mode == "wait" || mode == "crash" || mode == "run", let count, count >= 0 else {
-    FileHandle.standardError.write(Data("usage: tracechild wait|crash|run [COUNT]\n".utf8))
+guard mode == "wait" || mode == "crash" || mode == "run" || mode == "leak", let count, count >= 0 else {
+    FileHandle.standardError.write(Data("usage: tracechild wait|crash|run [COUNT]|leak N MS\n".utf8))
     exit(2)
+}
+if mode == "leak" {
+    let ticks = count
+    let milliseconds = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 100
+    let ticker = PublishSubject<Int>()
+    // Subscribed once, disposed at the end: a steady stream of events at its own call site.
+    let steady = ticker.map { $0 + 1 }.subscribe(onNext: { _ in })
+    print("ready")
+    fflush(stdout)
+    for tick in 0..<ticks {
+        // The leak: subscribed every tick, never disposed (the subject keeps it alive).
+        _ = ticker.filter { $0 >= tick }.subscribe(onNext: { _ in })
+        ticker.onNext(tick)
+        Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
+    }
+    steady.dispose()
+    exit(0)
 }
 let subject = PublishSubject<Int>()
 let openSubscription = subject.map { $0 * 2 }.filter { $0 >= 0 }.subscribe(onNext: { _ in })

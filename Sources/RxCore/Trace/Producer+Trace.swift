@@ -24,6 +24,11 @@ extension Producer {
         if traceID != 0 {
             traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
         }
+        // The subscription's context (TraceContext.swift), bound while it subscribes.
+        let subscription = TraceContext.subscribing(observer, observer: observerID, observable: traceID)
+        if let subscription {
+            return tracedSubscribe(observer, site: site, observerNode: observerNode, in: subscription)
+        }
         if !CurrentThreadScheduler.isScheduleRequired {
             return tracedSubscribeNow(observer, site: site, observerNode: observerNode)
         }
@@ -31,6 +36,27 @@ extension Producer {
         return CurrentThreadScheduler.instance.schedule(()) { _ in
             self.tracedSubscribeNow(observer, site: site, observerNode: observerNode)
         }
+    }
+
+    /// The rest of `tracedSubscribe` for a subscription that carries a context: bound while it
+    /// subscribes, now or when the trampoline runs it.
+    @inline(never)
+    private func tracedSubscribe<Observer: ObserverType>(
+        _ observer: Observer, site: CallSite?, observerNode: UInt64, in subscription: TraceContext.Subscription
+    ) -> Disposable where Observer.Element == Element {
+        if !CurrentThreadScheduler.isScheduleRequired {
+            return TraceContext.subscribe(subscription) {
+                tracedSubscribeNow(observer, site: site, observerNode: observerNode)
+            }
+        }
+        if traceID != 0 { traceStep(.schedule, from: traceID, to: 0, "CurrentThreadScheduler") }
+        let scheduled = CurrentThreadScheduler.instance.schedule(()) { _ in
+            TraceContext.bound(subscription.context) {
+                self.tracedSubscribeNow(observer, site: site, observerNode: observerNode)
+            }
+        }
+        TraceContext.returned(subscription, scheduled)
+        return scheduled
     }
 
     /// `subscribeNow` while tracing: the steps `init` (of the disposer), `run` and
@@ -74,6 +100,8 @@ extension Producer {
     ) -> Disposable where Observer.Element == Element {
         let hop = TraceHop(node: traceID, observer: observer, sender: .sink)
         traceStep(.subscribe, from: hop.target, to: traceID, "subscribe(\(Tracing.displayID(hop.target)))")
+        // A subscription that begins here: its events are delivered now, in the caller's context.
+        _ = TraceContext.subscribing(observer, observer: hop.target, observable: traceID)
         for event in events {
             // An observer that records what it receives (`ObserverBase`) records this too.
             guard hop.recordsEvent, hop.target != 0 else {

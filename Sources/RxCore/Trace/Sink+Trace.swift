@@ -43,6 +43,8 @@ final class TraceHop {
     private let sender: Sender
     /// The thread inside `deliver` (0: none), as the address of its `TraceLocal`.
     private let delivering = Atomic<UInt>(0)
+    /// The context of the subscription delivered to, bound around each delivery (TraceContext.swift).
+    let context: AnyObject?
 
     /// Who delivers. Each `on` call is checked once, by whoever sees it last: an observer that
     /// checks its own `on` (`ObserverBase`) does, and a hop into it does not; a sink's hop checks
@@ -50,8 +52,9 @@ final class TraceHop {
     /// node it made (a subscribed sink checks what it forwards at its own hop).
     enum Sender { case sink, subject, observer }
 
-    init(node: UInt64, observer: Any, sender: Sender) {
+    init(node: UInt64, observer: Any, sender: Sender, context: AnyObject? = TraceContext.forHop) {
         var target = traceNodeID(of: observer)
+        self.context = context
         var ownsTarget = false
         if target == 0, node != 0, let tracer = Tracing.active, ObserverNode.isNeeded(for: observer) {
             if let offered = ObserverNode.claim(observer) {
@@ -91,6 +94,7 @@ final class TraceHop {
         self.overlapNode = node
         self.sender = .observer
         self.checksOverlap = true
+        self.context = nil
     }
 
     /// A sink is born (`Sink.init`): counts it and, while tracing, makes it a node (below); nil
@@ -120,6 +124,24 @@ final class TraceHop {
     /// `observer.onNext(element)` as a traced delivery.
     @inline(__always)
     func deliver<Observer: ObserverType>(_ local: TraceLocal, _ element: Observer.Element, to observer: Observer) {
+        if let context, context !== local.context { return deliver(local, context, element, to: observer) }
+        deliverBound(local, element, to: observer)
+    }
+
+    /// `deliver` with `context` bound first. Out of line: the element path of a hop with no
+    /// context to bind (every hop, with `TraceRecorder`) only tests the field.
+    @inline(never)
+    private func deliver<Observer: ObserverType>(
+        _ local: TraceLocal, _ context: AnyObject, _ element: Observer.Element, to observer: Observer
+    ) {
+        TraceContext.bind(local, context) { deliverBound(local, element, to: observer) }
+    }
+
+    /// `deliver`, the context bound.
+    @inline(__always)
+    private func deliverBound<Observer: ObserverType>(
+        _ local: TraceLocal, _ element: Observer.Element, to observer: Observer
+    ) {
         let entered = begin(local, next: element)
         RunContext.pushDelivery(local, receiver: receiver, sender: node, target: target)
         observer.onNext(element)
@@ -129,6 +151,16 @@ final class TraceHop {
 
     /// `observer.on(event)` as a traced delivery.
     func deliver<Observer: ObserverType>(_ local: TraceLocal, _ event: Event<Observer.Element>, to observer: Observer) {
+        if let context, context !== local.context {
+            return TraceContext.bind(local, context) { deliverBound(local, event, to: observer) }
+        }
+        deliverBound(local, event, to: observer)
+    }
+
+    /// `deliver`, the context bound.
+    private func deliverBound<Observer: ObserverType>(
+        _ local: TraceLocal, _ event: Event<Observer.Element>, to observer: Observer
+    ) {
         let entered = begin(local, event)
         RunContext.pushDelivery(local, receiver: receiver, sender: node, target: target)
         observer.on(event)

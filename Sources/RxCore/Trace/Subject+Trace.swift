@@ -2,13 +2,22 @@
 extension Observable {
     @inline(__always)
     func traceSubscribe<Observer>(_ observer: Observer) {
-        if traceID != 0 {
-            let observerID = traceNodeID(of: observer)
-            // An observer that is none of the core's: its node, made with its hop, records these.
-            if observerID == 0, Tracing.isOn, ObserverNode.isNeeded(for: observer) { return }
-            traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
-            traceEdge(observerID, traceID, .subscribes)
+        if traceID != 0 { tracedSubscribe(observer) }
+    }
+
+    /// `traceSubscribe` of a subject born while tracing: the context the subscriber's handler
+    /// (`tracedHandler`, later in the same `subscribe`) carries, the step and the edge.
+    @inline(never)
+    private func tracedSubscribe<Observer>(_ observer: Observer) {
+        let observerID = traceNodeID(of: observer)
+        guard Tracing.isOn else { return }
+        if let subscription = TraceContext.subscribing(observer, observer: observerID, observable: traceID) {
+            TraceLocal.current.subscriberContext = subscription.context
         }
+        // An observer that is none of the core's: its node, made with its hop, records these.
+        if observerID == 0, ObserverNode.isNeeded(for: observer) { return }
+        traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
+        traceEdge(observerID, traceID, .subscribes)
     }
 
     /// `traceReceived(.next(element))`, out of line (docs/architecture.md, "Cold paths out of line").
@@ -31,7 +40,10 @@ extension Observable {
 
     @inline(never)
     private func makeTracedHandler<Observer: ObserverType>(_ observer: Observer) -> (Event<Observer.Element>) -> Void {
-        let hop = TraceHop(node: traceID, observer: observer, sender: .subject)
+        let local = TraceLocal.current
+        var context: AnyObject? = nil
+        if local.carriesContext { swap(&context, &local.subscriberContext) }
+        let hop = TraceHop(node: traceID, observer: observer, sender: .subject, context: context)
         return { event in
             TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
                 guard Tracing.isOn, Tracing.refresh(local) else { return observer.on(event) }

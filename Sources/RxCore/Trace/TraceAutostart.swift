@@ -166,7 +166,11 @@ public enum TraceAutostart {
                 return recorder
             }
             let recorder = TraceRecorder(options: options, streamed: true)
-            let meta = recorder.meta(["arguments": CommandLine.arguments.joined(separator: " ")])
+            // The pid and host let `rxtrace top` tell a program that ended without its end record.
+            let meta = recorder.meta([
+                "arguments": CommandLine.arguments.joined(separator: " "), "pid": String(getpid()),
+                "host": ProcessInfo.processInfo.hostName,
+            ])
             let maxBytes = maxBytes(from: environment)
             switch TraceStreamWriter.create(path: url.path, recorder: recorder, meta: meta, maxBytes: maxBytes) {
             case .failure(let error):
@@ -180,6 +184,11 @@ public enum TraceAutostart {
             }
         }
     }
+
+    /// Reads the environment now if the core has not yet (it does at its first object), so that
+    /// a tracer installed before any object is made (RxDistributedTracing's) can wrap the
+    /// recorder `RXTRACE` asks for rather than keep it out.
+    public static func checkEnvironment() { check() }
 
     /// Whether an environment-started recording is running.
     public static var isRecording: Bool { running.withLock { $0 != nil } }

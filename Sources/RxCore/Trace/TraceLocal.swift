@@ -16,6 +16,18 @@ final class TraceLocal {
     /// it, and the hooks use it only before they deliver (a delivery may refresh the cache).
     @exclusivity(unchecked) var recorder: Unmanaged<TraceRecorder>?
 
+    // MARK: Context propagation (`TraceContext`)
+    /// The installed tracer's `contextPropagation`, cached with it.
+    @exclusivity(unchecked) var propagation: (any RxContextPropagation)?
+    /// `propagation != nil`, read without copying the existential.
+    @exclusivity(unchecked) var carriesContext = false
+    /// The context the core has bound on this thread (nil: none): a hop whose context is this
+    /// one delivers without binding it again.
+    @exclusivity(unchecked) var context: AnyObject?
+    /// The context a subject's subscriber carries, from the subject's `traceSubscribe` to its
+    /// `tracedHandler` within one `subscribe`.
+    @exclusivity(unchecked) var subscriberContext: AnyObject?
+
     // MARK: Thread number (`TraceThreads.current`)
     @exclusivity(unchecked) var threadIndex: UInt32 = .max
 

@@ -124,6 +124,12 @@ public protocol RxTracer: AnyObject, Sendable {
     /// Whether the tracer keeps values: when false the core passes nil instead of describing
     /// each element (a graph-only recording).
     var recordsValues: Bool { get }
+    /// `observed` of `error(error)`, given the error itself (a span records it). The default
+    /// describes it.
+    func observedError(node: UInt64, error: Swift.Error)
+    /// What carries a context to the deliveries of each subscription while this tracer is
+    /// installed (Trace/TraceContext.swift); nil, the default, for none.
+    var contextPropagation: (any RxContextPropagation)? { get }
     /// A point of the run the program marked (`Tracing.mark`: a test starts or ends).
     func mark(_ kind: TraceMarkKind, name: String)
 }
@@ -134,6 +140,12 @@ extension RxTracer {
     public func callSite(of node: UInt64) -> CallSite? { nil }
 
     public var recordsValues: Bool { true }
+
+    public func observedError(node: UInt64, error: Swift.Error) {
+        observed(node: node, kind: .error, value: recordsValues ? String(describing: error) : nil)
+    }
+
+    public var contextPropagation: (any RxContextPropagation)? { nil }
 
     public func forwardedNext<Element>(from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool) {
         forwarded(
@@ -199,13 +211,13 @@ extension RxTracer {
         }
     }
 
-    /// `observed` of `event`, through `observedNext` for an element.
+    /// `observed` of `event`, through `observedNext` for an element and `observedError` for an error.
     @inline(__always)
     func observed<Element>(node: UInt64, event: Event<Element>) {
-        if case .next(let element) = event {
-            observedNext(node: node, element: element)
-        } else {
-            observed(node: node, kind: event.traceKind, value: recordsValues ? event.traceValue : nil)
+        switch event {
+        case .next(let element): observedNext(node: node, element: element)
+        case .error(let error): observedError(node: node, error: error)
+        case .completed: observed(node: node, kind: .completed, value: nil)
         }
     }
 }
@@ -239,7 +251,13 @@ public enum Tracing {
             enabled.store(newValue != nil, ordering: .releasing)
             // This thread's cache lets go of the old tracer now; other threads' caches do at
             // their next traced call (or when they exit).
-            if let local = TraceLocal.existing { local.tracer = nil; local.recorder = nil; local.tracerInstall = .max }
+            if let local = TraceLocal.existing {
+                local.tracer = nil
+                local.recorder = nil
+                local.propagation = nil
+                local.carriesContext = false
+                local.tracerInstall = .max
+            }
         }
     }
 
@@ -274,6 +292,8 @@ public enum Tracing {
         let installed = tracer
         local.tracer = installed
         local.recorder = (installed as? TraceRecorder).map { Unmanaged.passUnretained($0) }
+        local.propagation = installed?.contextPropagation
+        local.carriesContext = local.propagation != nil
         // `.max` marks "none installed" for `refresh` (the counter never gets there).
         local.tracerInstall = installed == nil ? .max : current
     }
