@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 # Tests run one at a time: every test checks the process-wide live-object counts.
 SWIFT_TEST_FLAGS ?= --no-parallel
 
-.PHONY: demo test deps build release tsan bench clean format lint property asan fuzz soak examples
+.PHONY: demo test deps build release tsan bench clean format lint property asan fuzz soak examples install install-bin
 .PHONY: browser-deps test-browser bench-report
 
 ## Install what the build needs (libgraphviz-dev), only when it is missing.
@@ -37,7 +37,8 @@ demo: deps
 	echo && echo "==> that run, replayed call by call (open it in a browser): $(DEMO_DIR)/report.html" && \
 	echo "==> the subscription graph of that run: $(DEMO_DIR)/graph.svg" && \
 	echo "==> its numbered calls (step1…step9):    $(DEMO_DIR)/flow.svg" && \
-	echo "==> every diagram of the chapter:         $(DEMO_DIR)/"
+	echo "==> every diagram of the chapter:         $(DEMO_DIR)/" && \
+	echo "==> rxtrace above is a debug build in $$bin; make install puts a release build on the PATH"
 
 ## Every test: unit, virtual-time, trace, rendering, CLI, the report in a real browser and chapter
 ## transcripts (and the format check).
@@ -88,6 +89,22 @@ lint:
 release: deps
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 
+## Build rxtrace in release and put it in $(PREFIX)/bin (default /usr/local; PREFIX=$$HOME/.local
+## needs no root; DESTDIR for packaging). It needs nothing beside it but Graphviz's libraries.
+PREFIX ?= /usr/local
+install: deps
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product rxtrace
+	@$(MAKE) --no-print-directory install-bin \
+		RXTRACE_BIN="$$($(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path)/rxtrace"
+
+## The copy step of install, for a binary built already (RXTRACE_BIN).
+install-bin:
+	@test -x "$(RXTRACE_BIN)" || { echo "error: no rxtrace binary at '$(RXTRACE_BIN)'" >&2; exit 2; }
+	@mkdir -p "$(DESTDIR)$(PREFIX)/bin" && install -m 755 "$(RXTRACE_BIN)" "$(DESTDIR)$(PREFIX)/bin/rxtrace"
+	@echo "==> installed $(DESTDIR)$(PREFIX)/bin/rxtrace"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; \
+		*) echo "==> $(PREFIX)/bin is not on your PATH; add it: export PATH=\"$(PREFIX)/bin:\$$PATH\"" ;; esac
+
 clean:
 	rm -rf .build Examples/.build
 
@@ -115,13 +132,16 @@ bench-report: deps browser-deps
 
 # --- chapters (make chapter N=02, make chapters, make diagrams) ---
 # Each chapter is Chapters/NN-Topic/ built as executable chapterNN; the header line of each
-# chapter is the first line of its README.
+# chapter is the first line of its README. The number is the chapter's place in the reading
+# order (docs/chapters.md).
 CHAPTER_DIRS := $(sort $(wildcard Chapters/[0-9][0-9]-*))
-DIAGRAMS_DIR ?= docs/diagrams
+DIAGRAMS_DIR ?= out/diagrams
+IMAGES_DIR := docs/images
 
 .PHONY: chapter chapters diagrams
 
-## Build and run one chapter: make chapter N=02 (ARGS="--diagrams out" passes arguments).
+## Build and run one chapter: make chapter N=02 (ARGS="--diagrams out" passes arguments;
+## ARGS=--answers prints the exercises' answers and why, ARGS="--answers --lang zh" in Chinese).
 chapter: deps
 	@test -n "$(N)" || { echo "usage: make chapter N=02" >&2; exit 2; }
 	@dir=$$(ls -d Chapters/$(N)-* 2>/dev/null | head -1); \
@@ -144,8 +164,10 @@ chapters: deps
 		echo; \
 	done
 
-## Write every chapter's traces and diagrams under docs/diagrams/NN-Topic/, and report.html: the
-## chapter's whole run (traced with RXTRACE in a second run) replayed call by call.
+## Write every chapter's traces and diagrams under out/diagrams/NN-Topic/, and report.html: the
+## chapter's whole run (traced with RXTRACE in a second run) replayed call by call. Then copy the
+## pictures each chapter's README shows into docs/images/NN-Topic/: those are committed, and
+## ChapterTests (ChapterDiagramTests) fail when one is not what the chapter draws today.
 diagrams: deps
 	@for dir in $(CHAPTER_DIRS); do \
 		n=$$(basename $$dir | cut -c1-2); \
@@ -155,11 +177,17 @@ diagrams: deps
 	bin="$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)"; \
 	for dir in $(CHAPTER_DIRS); do \
 		name=$$(basename $$dir); n=$$(echo $$name | cut -c1-2); \
-		mkdir -p $(DIAGRAMS_DIR)/$$name; \
+		rm -rf $(DIAGRAMS_DIR)/$$name; mkdir -p $(DIAGRAMS_DIR)/$$name; \
 		"$$bin/chapter$$n" --diagrams $(DIAGRAMS_DIR)/$$name >/dev/null || exit 1; \
 		RXTRACE=$(DIAGRAMS_DIR)/$$name/trace.json "$$bin/chapter$$n" >/dev/null || exit 1; \
 		"$$bin/rxtrace" report $(DIAGRAMS_DIR)/$$name/trace.json -o $(DIAGRAMS_DIR)/$$name/report.html || exit 1; \
-		echo "==> $(DIAGRAMS_DIR)/$$name: $$(ls $(DIAGRAMS_DIR)/$$name | wc -l) files"; \
+		rm -rf $(IMAGES_DIR)/$$name; \
+		for picture in $$(grep -ohE "docs/images/$$name/[^)]+[.]svg" $$dir/README.md | sort -u); do \
+			mkdir -p $(IMAGES_DIR)/$$name; \
+			cp $(DIAGRAMS_DIR)/$$name/$$(basename $$picture) $$picture || \
+				{ echo "error: $$dir/README.md shows $$picture, which the chapter does not draw" >&2; exit 1; }; \
+		done; \
+		echo "==> $(DIAGRAMS_DIR)/$$name: $$(ls $(DIAGRAMS_DIR)/$$name | wc -l) files; $(IMAGES_DIR)/$$name: $$(ls $(IMAGES_DIR)/$$name 2>/dev/null | wc -l) pictures"; \
 	done
 
 

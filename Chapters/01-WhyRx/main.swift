@@ -37,7 +37,7 @@ example("functional") {
 
 // 000 总结: "Rx's Observable lets you treat asynchronous event streams like collections".
 // The same transform over a sequence of events instead of an array.
-example("reactive") {
+example("reactive", draw: true) {
     let disposeBag = DisposeBag()
     Observable.from([1, 2, 3, 4])
         .map { $0 * 2 }
@@ -46,7 +46,7 @@ example("reactive") {
 }
 
 // 000 总结: the collection vocabulary — map, filter, reduce — reads the same on events.
-example("filter and map") {
+example("filter and map", draw: true) {
     let disposeBag = DisposeBag()
     Observable.of(1, 2, 3, 4, 5, 6)
         .filter { $0 % 2 == 0 }
@@ -55,40 +55,9 @@ example("filter and map") {
         .disposed(by: disposeBag)
 }
 
-/// A headless label: what `titleLabel.rx.text` would set.
-final class Label {
-    var text: String? {
-        didSet { print("label.text =", text ?? "nil") }
-    }
-}
-
-/// 001's `HomeApi.getTitle()`: a request that answers 0.3 s after it is sent (virtual time).
-func getTitle(on clock: VirtualClock) -> Observable<String> {
-    Observable.deferred {
-        print("\(clock.stamp) request sent")
-        return Observable<Int>.timer(.milliseconds(300), scheduler: clock.scheduler)
-            .map { _ in "mojito (answered at \(clock.stamp))" }
-    }
-}
-
-// 001 响应式: a tap, then a network reply, then the label. The chain is written once and reacts to
-// each tap. 001 subscribes to the request inside the tap's subscribe; the idiom is one chain:
-// flatMapLatest starts the request (and drops a reply that a newer tap made stale), bind(to:)
-// hands the result to the label. A subject stands in for the button; time is virtual.
-example("button tap → request → label", draw: true) {
-    let disposeBag = DisposeBag()
-    let tap = PublishSubject<Void>()
-    let titleLabel = Label()
-    onVirtualTime { clock in
-        tap.flatMapLatest { getTitle(on: clock) }
-            .map { title -> String? in "我是 \(title)" }
-            .bind(to: Binder(titleLabel) { label, text in label.text = text })
-            .disposed(by: disposeBag)
-        clock.at(1) { tap.onNext(()) }
-        clock.at(2.5) { tap.onNext(()) }
-        clock.at(2.6) { tap.onNext(()) }
-    }
-}
+// 001 响应式 — a tap, a request, a label, one chain that reacts to each tap — needs a button
+// that is an observable and an operator that starts a request per tap: chapter 16 runs it, once
+// chapters 08 (time), 10 (flatMapLatest) and 16 (rx, bind(to:)) have brought the pieces.
 
 // MARK: - Exercises (the answers: make chapter N=01 ARGS=--answers)
 
@@ -104,6 +73,17 @@ exercise(1) {
     }
     print("nothing subscribed yet:", doubledArray)
     _ = doubledEvents.subscribe(onNext: { print("got", $0) })
+} why: {
+    Why(
+        """
+        An array's `map` runs at once and builds the whole new array; an observable's `map` only describes a step, and
+        nothing runs until `subscribe`. Then each element goes down the whole chain, the `map` and then the
+        subscriber, before the next one starts.
+        """,
+        zh: """
+            数组的 `map` 当场执行，一口气算出整个新数组；Observable 的 `map` 只是描述了一个步骤，`subscribe` 之前什
+            么也不跑。订阅之后，每个元素先走完整条链——先 `map`，再到订阅者——下一个元素才开始。
+            """)
 }
 
 exercise(2) {
@@ -112,4 +92,14 @@ exercise(2) {
         .map { $0 * $0 }
         .reduce(0, accumulator: +)
         .subscribe { print($0) }
+} why: {
+    Why(
+        """
+        `filter` keeps 1, 3 and 5, `map` squares them into 1, 9 and 25, and `reduce` adds them up. It can send its one
+        element, 35, only when its source has completed, and completes right after.
+        """,
+        zh: """
+            `filter` 留下 1、3、5，`map` 把它们平方成 1、9、25，`reduce` 把它们加起来。它得等源序列完成，才能发出唯
+            一的元素 35，紧接着发出 completed。
+            """)
 }

@@ -59,9 +59,12 @@ func growth(since before: ResourceSnapshot) -> String {
 example("what a subscription keeps alive") {
     let before = Resources.snapshot()
     do {
-        let subject = PublishSubject<String>()
-        let subscription = subject.subscribe(onNext: { print($0) })
-        subject.onNext("mojito")
+        // A create that never completes: the subscription stays open until it is disposed.
+        let observable = Observable<String>.create { observer in
+            observer.onNext("mojito")
+            return Disposables.create()
+        }
+        let subscription = observable.subscribe(onNext: { print($0) })
         print("alive while subscribed:", growth(since: before))
         subscription.dispose()
         print("alive after dispose:", growth(since: before))
@@ -82,6 +85,21 @@ exercise(1) {
     _ = observable.subscribe(
         onNext: { print($0) }, onCompleted: { print("completed") }, onDisposed: { print("onDisposed") })
     print("subscribed")
+} why: {
+    Why(
+        """
+        `create` only stores the handler; `subscribe` runs it, and the handler sends at once. `onCompleted()` reaches
+        the observer: its `completed` closure runs, then the observer disposes its own part, which prints
+        `onDisposed`. The handler has not returned yet, so the `SinkDisposer` only notes that it is disposed, and
+        disposes the handler's disposable the moment the handler returns it. All of it happens before `subscribe`
+        returns.
+        """,
+        zh: """
+            `create` 只是把 handler 存起来，`subscribe` 才执行它，handler 当场就发事件。`onCompleted()` 到达观察者：
+            先执行 completed 闭包，然后观察者释放自己那一份，打印 `onDisposed`。这时 handler 还没返回，
+            `SinkDisposer` 只记下“已经释放”，等 handler 把 disposable 交回来，立刻把它释放掉。这一切都发生在
+            `subscribe` 返回之前。
+            """)
 }
 
 exercise(2) {
@@ -94,4 +112,14 @@ exercise(2) {
     _ = observable.subscribe(onNext: { print("first got", $0) })
     _ = observable.subscribe(onNext: { print("second got", $0) })
     print("the handler ran \(count) times")
+} why: {
+    Why(
+        """
+        An observable made with `create` is cold: each `subscribe` runs the handler again, with a sink of its own. The
+        handler counts on a variable outside it, so the second run sees 2.
+        """,
+        zh: """
+            `create` 出来的序列是冷的：每次 `subscribe` 都重新执行一遍 handler，各有各的 sink。handler 累加的是外面
+            的变量，所以第二次执行看到的是 2。
+            """)
 }

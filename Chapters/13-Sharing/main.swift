@@ -95,6 +95,17 @@ exercise(1) {
     _ = plain.subscribe(onNext: { print("plain B", $0) })
     _ = replaying.subscribe(onNext: { print("replay B", $0) })
     subject.onNext(2)
+} why: {
+    Why(
+        """
+        Each share subscribes to its `map` once for all its subscribers. `share()` keeps nothing, so B, coming after
+        10, sees only 20. `share(replay: 1)` gives a newcomer the last element at once: `replay B 10` prints as B
+        subscribes.
+        """,
+        zh: """
+            两个 share 都只为所有订阅者订阅一次 `map`。`share()` 什么也不留，B 在 10 之后才来，只能看到 20。
+            `share(replay: 1)` 给新来的订阅者当场补发最后一个元素：B 一订阅就打印 `replay B 10`。
+            """)
 }
 
 exercise(2) {
@@ -108,4 +119,15 @@ exercise(2) {
     _ = shared.subscribe(onNext: { print("shared A", $0) })
     _ = shared.subscribe(onNext: { print("shared B", $0) })
     subject.onNext(1)
+} why: {
+    Why(
+        """
+        A `share()` is one subscription to `mapped` for all of its subscribers, but subscribing to `mapped` directly
+        is a subscription of its own. Two `MapSink`s, so MAP prints twice: once for the direct subscriber, once for A
+        and B together.
+        """,
+        zh: """
+            `share()` 为它所有的订阅者只订阅一次 `mapped`，但直接订阅 `mapped` 是另一次独立的订阅。一共两个
+            `MapSink`，所以 MAP 打印两次：一次给直接订阅的，一次给 A 和 B 共用。
+            """)
 }

@@ -68,6 +68,7 @@ public enum Diagrams {
             if ch.isLetter || ch.isNumber, ch.isASCII { out.append(ch) } else if !out.hasSuffix("-") { out.append("-") }
         }
         while out.hasSuffix("-") { out.removeLast() }
+        while out.hasPrefix("-") { out.removeFirst() }
         return out.isEmpty ? "example" : out
     }
 }

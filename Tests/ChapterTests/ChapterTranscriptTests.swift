@@ -145,10 +145,22 @@ import Workbook
         #expect(run.out.isEmpty)
     }
 
+    @Test func anUnknownLanguageIsAnError() throws {
+        let executable = Self.productsDirectory.appendingPathComponent("chapter01")
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path))
+        for arguments in [["--answers", "--lang", "fr"], ["--answers", "--lang"]] {
+            let run = try Self.run(executable, arguments: arguments)
+            #expect(run.status == 2)
+            #expect(run.stderr.contains("--lang takes en or zh"))
+            #expect(run.out.isEmpty)
+        }
+    }
+
     @Test func exampleNamesBecomeFileNames() {
         #expect(Diagrams.slug("combineLatest 1") == "combinelatest-1")
         #expect(Diagrams.slug("step1…step9") == "step1-step9")
         #expect(Diagrams.slug("Dispose Sample") == "dispose-sample")
         #expect(Diagrams.slug("…") == "example")
+        #expect(Diagrams.slug("[weak self]") == "weak-self")
     }
 }

@@ -12,16 +12,33 @@ import Testing
         var testDescription: String { chinese }
     }
 
-    /// The top README, every chapter's README, and the page of the sources.
+    /// The documents a learner opens besides the chapters, each with a Chinese edition `X.zh.md`.
+    static let documents = [
+        "docs/sources.md", "docs/chapters.md", "docs/glossary.md", "docs/rxtrace.md", "docs/schedulers.md",
+        "docs/debug.md",
+    ]
+
+    /// The reference documents written for contributors, which stay English only. A Chinese page
+    /// may link one, marked `（英文）` after the link so that its reader knows. `compatibility.md`
+    /// is here until its Chinese edition is written (it is being rewritten).
+    static let englishOnly: Set<String> = [
+        "docs/architecture.md", "docs/performance.md", "docs/trace-format.md", "docs/reliability.md",
+        "docs/compatibility.md",
+    ]
+
+    /// The top README, every chapter's README, and the documents.
     static var pairs: [Pair] {
         let chapters = CitationTests.pages.filter { $0.hasPrefix("Chapters/") && $0.hasSuffix("/README.md") }
-        return ([("README.md")] + chapters + ["docs/sources.md"]).map {
+        return ([("README.md")] + chapters + documents).map {
             Pair(english: $0, chinese: String($0.dropLast(3)) + ".zh.md")
         }
     }
 
+    /// Every Chinese page: the top README's, the chapters' and the documents'.
+    static var chinesePages: [String] { pairs.map(\.chinese) }
+
     @Test func everyEnglishPageHasAChineseOne() {
-        #expect(Self.pairs.count == ChapterTranscriptTests.chapterNumbers.count + 2)
+        #expect(Self.pairs.count == ChapterTranscriptTests.chapterNumbers.count + 1 + Self.documents.count)
         for pair in Self.pairs {
             #expect(CitationTests.exists(pair.chinese), "\(pair.english) has no Chinese edition \(pair.chinese)")
         }
@@ -41,8 +58,9 @@ import Testing
 
     @Test(arguments: pairs)
     func theChinesePageSaysEverythingTheEnglishOneSays(_ pair: Pair) throws {
-        let english = Facts(of: try CitationTests.read(pair.english))
-        let chinese = Facts(of: try CitationTests.read(pair.chinese))
+        let own = (pair.english as NSString).lastPathComponent
+        let english = Facts(of: try CitationTests.read(pair.english), edition: own)
+        let chinese = Facts(of: try CitationTests.read(pair.chinese), edition: own)
         for span in english.codeSpans.subtracting(chinese.codeSpans).sorted() {
             Issue.record("\(pair.chinese) lacks `\(span)`, which \(pair.english) has")
         }
@@ -52,6 +70,64 @@ import Testing
         for number in english.numbers.subtracting(chinese.numbers).sorted() {
             Issue.record("\(pair.chinese) never says \(number), which \(pair.english) says")
         }
+    }
+
+    /// A Chinese reader who follows a link lands on a Chinese page: every document a Chinese page
+    /// links is a Chinese edition (`X.zh.md`), or the page's own English edition (the link between
+    /// the two), or one of the English-only reference documents, marked `（英文）` right after the
+    /// link. A link to an English page that has a Chinese edition is always wrong.
+    @Test(arguments: chinesePages)
+    func everyDocumentLinkedFromAChinesePageIsChinese(_ page: String) throws {
+        for problem in Self.englishLinks(in: try CitationTests.read(page), of: page) {
+            Issue.record("\(page): \(problem)")
+        }
+    }
+
+    /// What is wrong with the links of the Chinese page `page` (text `text`), one line each.
+    static func englishLinks(in text: String, of page: String) -> [String] {
+        let prose = Markdown.prose(of: text)
+        let folder = (page as NSString).deletingLastPathComponent
+        let ownEnglish = String(page.dropLast(".zh.md".count)) + ".md"
+        var problems: [String] = []
+        for match in Markdown.link.matches(in: prose, range: NSRange(prose.startIndex..., in: prose)) {
+            let target = String(prose[Range(match.range(at: 2), in: prose)!])
+            if target.contains("://") || target.hasPrefix("mailto:") { continue }
+            let file = String(target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            guard file.hasSuffix(".md") else { continue }
+            let path = CitationTests.normalize((folder as NSString).appendingPathComponent(file))
+            if path.hasSuffix(".zh.md") || path == ownEnglish { continue }
+            let chinese = String(path.dropLast(3)) + ".zh.md"
+            if CitationTests.exists(chinese) {
+                problems.append(
+                    "links \(file), which has a Chinese edition: link \((chinese as NSString).lastPathComponent)")
+            } else if !englishOnly.contains(path) {
+                problems.append("links \(file), an English page with no Chinese edition")
+            } else {
+                let after = prose[Range(match.range, in: prose)!.upperBound...].prefix(4)
+                if !after.hasPrefix("（英文）") {
+                    problems.append("links \(file), which is English only: mark it （英文） right after the link")
+                }
+            }
+        }
+        return problems
+    }
+
+    @Test func englishLinksAreFound() {
+        let page = "Chapters/01-WhyRx/README.zh.md"
+        let text = """
+            [English](README.md) [下一章](../02-AnatomyOfASubscription/README.zh.md) [调度器](../../docs/schedulers.zh.md)
+            [架构](../../docs/architecture.md)（英文） [性能](../../docs/performance.md) [术语](../../docs/glossary.md)
+            [第 02 章](../02-AnatomyOfASubscription/README.md) [代码](../../Sources/RxCore/Core/Sink.swift)
+            ```
+            [ignored](../../docs/glossary.md)
+            ```
+            """
+        #expect(
+            Self.englishLinks(in: text, of: page) == [
+                "links ../../docs/performance.md, which is English only: mark it （英文） right after the link",
+                "links ../../docs/glossary.md, which has a Chinese edition: link glossary.zh.md",
+                "links ../02-AnatomyOfASubscription/README.md, which has a Chinese edition: link README.zh.md",
+            ])
     }
 
     @Test func factsAreCodeSpansLinksAndNumbers() {
@@ -76,7 +152,9 @@ import Testing
         var links: Set<String> = []
         var numbers: Set<String> = []
 
-        init(of page: String) {
+        /// `edition`: the page's English file name (`README.md`), whose link between the two
+        /// editions is left out.
+        init(of page: String, edition: String = "README.md") {
             var text = Markdown.prose(of: page)
             let span = Markdown.codeSpan
             for match in span.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
@@ -87,7 +165,7 @@ import Testing
                 in: text, range: NSRange(text.startIndex..., in: text), withTemplate: " ")
             for link in Markdown.links(in: text) {
                 let target = link.target.replacingOccurrences(of: ".zh.md", with: ".md")
-                if ["README.md", "sources.md"].contains(target) { continue }
+                if target == edition { continue }
                 links.insert(target)
             }
             text = Markdown.link.stringByReplacingMatches(

@@ -36,7 +36,8 @@ import Testing
                 pages.append("\(folder)/\(name)")
             }
         }
-        return pages + ["docs/chapters.md", "docs/sources.md", "docs/sources.zh.md", "docs/glossary.md"]
+        let documents = ["chapters", "sources", "glossary", "rxtrace", "schedulers", "debug"]
+        return pages + documents.flatMap { ["docs/\($0).md", "docs/\($0).zh.md"] }
     }
 
     static var topReadmes: [String] {
@@ -88,7 +89,10 @@ import Testing
                 let anchors = Markdown.anchors(in: try Self.read(file))
                 #expect(
                     anchors.contains(parts[1]),
-                    "\(page): the link [\(link.text)](\(target)) names the anchor #\(parts[1]), which \(file) does not have"
+                    """
+                    \(page): the link [\(link.text)](\(target)) names the anchor #\(parts[1]), \
+                    which \(file) does not have
+                    """
                 )
             }
         }
@@ -101,7 +105,10 @@ import Testing
             let path = citation.path
             if path.hasSuffix(".swift"), !Self.rooted(path) {
                 Issue.record(
-                    "\(page) cites `\(path)`: write a Swift file's path from the repository root (Sources/…, Chapters/…)"
+                    """
+                    \(page) cites `\(path)`: write a Swift file's path from the repository root \
+                    (Sources/…, Chapters/…)
+                    """
                 )
                 continue
             }

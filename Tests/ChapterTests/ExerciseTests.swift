@@ -21,14 +21,16 @@ import Testing
     }
 
     /// The exercises of a chapter's source: each `exercise(N) {` at the start of a line, its body
-    /// up to the `}` that closes it at the start of a line, with the body's indentation removed.
+    /// up to the `}` or `} why: {` that closes it at the start of a line, with the body's
+    /// indentation removed. (The reason that follows, `} why: { Why(…) }`, is not code the README
+    /// shows; `everyAnswerSaysWhy` checks it.)
     static func exercises(inSource source: String) -> [Exercise] {
         var found: [Exercise] = []
         var current: (number: Int, lines: [String])?
         let header = try! NSRegularExpression(pattern: #"^exercise\((\d+)\) \{$"#)
         for line in source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if var open = current {
-                if line == "}" {
+                if line == "}" || line.hasPrefix("} why: {") {
                     found.append(Exercise(number: open.number, code: open.lines.joined(separator: "\n")))
                     current = nil
                 } else {
@@ -82,12 +84,77 @@ import Testing
                 "\(folder)/\(readme) shows \(blocks.count) exercises, main.swift runs \(exercises.count)")
             for (exercise, block) in zip(exercises, blocks) where exercise.code != block {
                 Issue.record(
-                    "\(folder)/\(readme): exercise \(exercise.number)'s code is not what main.swift runs:\n\(block)\n---\n\(exercise.code)"
+                    """
+                    \(folder)/\(readme): exercise \(exercise.number)'s code is not what main.swift runs:
+                    \(block)
+                    ---
+                    \(exercise.code)
+                    """
                 )
             }
             #expect(
                 page.contains("`make chapter N=\(number) ARGS=--answers`"),
                 "\(folder)/\(readme) does not say how to print the answers")
+        }
+    }
+
+    /// The sections of an `--answers` transcript: each exercise's number and its lines.
+    static func sections(ofAnswers transcript: String) -> [(number: Int, lines: [String])] {
+        var sections: [(number: Int, lines: [String])] = []
+        let header = try! NSRegularExpression(pattern: #"^--- exercise (\d+) ---$"#)
+        for line in transcript.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if let match = header.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) {
+                sections.append((Int(line[Range(match.range(at: 1), in: line)!])!, []))
+            } else if !sections.isEmpty {
+                sections[sections.count - 1].lines.append(line)
+            }
+        }
+        return sections
+    }
+
+    /// Under each answer, `--answers` says why: a line starting `why:` (and its continuation
+    /// lines, indented under it) after what the exercise printed. A reader who predicted wrong
+    /// learns the reason from the output alone.
+    @Test(arguments: ChapterTranscriptTests.chapterNumbers)
+    func everyAnswerSaysWhy(_ number: String) throws {
+        let golden = try CitationTests.read("Tests/ChapterTests/Golden/chapter\(number).answers.txt")
+        let sections = Self.sections(ofAnswers: golden)
+        let folder = try Self.folder(number)
+        let exercises = Self.exercises(inSource: try CitationTests.read("\(folder)/main.swift"))
+        #expect(sections.map(\.number) == exercises.map(\.number), "chapter\(number).answers.txt and main.swift")
+        for section in sections {
+            let reason = section.lines.drop { !$0.hasPrefix("why: ") }
+            #expect(!reason.isEmpty, "chapter \(number), exercise \(section.number): no `why:` line under the answer")
+            // The reason comes last: its own lines, then the blank line before the next section.
+            let rest = reason.dropFirst().filter { !$0.isEmpty }
+            #expect(
+                rest.allSatisfy { $0.hasPrefix("     ") },
+                "chapter \(number), exercise \(section.number): the answer goes on after its `why:`")
+            #expect((reason.first?.count ?? 0) > "why: ".count + 20, "chapter \(number), exercise \(section.number)")
+        }
+    }
+
+    /// `--answers --lang zh` prints the same answers with the reasons in Chinese (`为什么：`), so
+    /// that a Chinese reader learns why from the output too.
+    @Test(arguments: ChapterTranscriptTests.chapterNumbers)
+    func everyAnswerSaysWhyInChinese(_ number: String) throws {
+        let executable = ChapterTranscriptTests.productsDirectory.appendingPathComponent("chapter\(number)")
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "chapter\(number) is not built")
+        let run = try ChapterTranscriptTests.run(executable, arguments: ["--answers", "--lang", "zh"])
+        #expect(run.status == 0, "chapter\(number) --answers --lang zh ended with \(run.ending): \(run.stderr)")
+        let golden = try CitationTests.read("Tests/ChapterTests/Golden/chapter\(number).answers.txt")
+        let english = Self.sections(ofAnswers: golden)
+        let chinese = Self.sections(ofAnswers: ChapterTranscriptTests.masked(run.out))
+        #expect(chinese.map(\.number) == english.map(\.number))
+        for (en, zh) in zip(english, chinese) {
+            let answer = Array(en.lines.prefix { !$0.hasPrefix("why: ") })
+            #expect(
+                Array(zh.lines.prefix { !$0.hasPrefix("为什么：") }) == answer,
+                "chapter \(number), exercise \(en.number): the answer differs under --lang zh")
+            let reason = zh.lines.first { $0.hasPrefix("为什么：") } ?? ""
+            #expect(
+                reason.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) },
+                "chapter \(number), exercise \(en.number): no Chinese reason (为什么：…) under the answer")
         }
     }
 
@@ -102,6 +169,8 @@ import Testing
                 s.subscribe(onNext: { print($0) })
 
                 s.onNext(1)
+            } why: {
+                Why("A subject sends what comes after the subscription.", zh: "……")
             }
             """
         #expect(

@@ -166,7 +166,7 @@ import TraceFixtures
         try renderEverything(trace)
     }
 
-    /// The chapter 17 form: validations shared, combined, and sampled by the button.
+    /// The chapter 21 form: validations shared, combined, and sampled by the button.
     @Test func signupLikeForm() throws {
         var enabled: [Bool] = []
         var signups: [String] = []
