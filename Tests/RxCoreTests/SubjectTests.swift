@@ -265,6 +265,20 @@ struct SubjectDeliveryOrderTests {
         calls.disposeAll()
     }
 
+    /// At completion `AsyncSubject` sends its last element to every observer, then the
+    /// completion to every observer, as RxSwift's does.
+    @Test func asyncSubjectSendsTheElementToAllBeforeCompletingAny() {
+        let subject = AsyncSubject<Int>()
+        var log: [String] = []
+        let subscriptions = ["A", "B"].map { name in
+            subject.subscribe(onNext: { log.append("\(name)\($0)") }, onCompleted: { log.append("\(name)c") })
+        }
+        subject.onNext(7)
+        subject.onCompleted()
+        #expect(log == ["A7", "B7", "Ac", "Bc"])
+        for subscription in subscriptions { subscription.dispose() }
+    }
+
     /// Relays are subjects inside: the same order.
     @Test func relaysDeliverInTheBagsOrder() {
         let relay = PublishRelay<Int>()
