@@ -205,8 +205,3 @@ extension BehaviorRelay {
     /// The relay as an `Infallible` (a relay cannot fail).
     public func asInfallible() -> Infallible<Element> { Infallible(asObservable()) }
 }
-
-extension SharedSequence {
-    /// This `Driver` or `Signal` as an `Infallible` (neither can fail).
-    public func asInfallible() -> Infallible<Element> { Infallible(asObservable()) }
-}

@@ -68,14 +68,6 @@ struct InfallibleTests {
         _ = bag
     }
 
-    @Test func driversConvert() {
-        let scheduler = TestScheduler(initialClock: 0)
-        SharingScheduler.mock(scheduler: scheduler) {
-            let res = scheduler.start { Driver.just(4).asInfallible() }
-            #expect(res.events == [.next(201, 4), .completed(202)])
-        }
-    }
-
     // MARK: - Creation
 
     @Test func createStopsAtCompletedAndAtDisposal() {
