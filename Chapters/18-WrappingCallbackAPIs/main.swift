@@ -168,13 +168,15 @@ exercise(1) {
 } why: {
     Why(
         """
-        `retry(2)` means two attempts: each one subscribes to the `create` again and so sends a new request, and each
-        error disposes its subscription, whose cancel finds the task finished. After the second error `catchAndReturn`
-        sends `fallback` and completes.
+        `retry(2)` means two attempts: each one subscribes to the `create` again and so sends a new request. The first
+        error disposes its attempt before the second begins, and the cancel finds the task finished. The second error
+        is the last: as in RxSwift, `retry` passes it on first, so `catchAndReturn` sends `fallback` and completes,
+        and only then is the last attempt disposed and its cancel run.
         """,
         zh: """
-            `retry(2)` 就是两次尝试：每次都重新订阅那个 `create`，也就重新发一次请求；每次出错都会释放那次订阅，取消
-            动作碰到的是已经结束的任务。第二次出错后，`catchAndReturn` 发出 `fallback`，然后完成。
+            `retry(2)` 就是两次尝试：每次都重新订阅那个 `create`，也就重新发一次请求。第一次出错时，先释放这次尝试，
+            再开始第二次，取消动作碰到的是已经结束的任务。第二次出错就是最后一次：和 RxSwift 一样，`retry` 先把错误传
+            下去，于是 `catchAndReturn` 发出 `fallback` 并完成，之后才释放最后那次尝试，执行它的取消动作。
             """)
 }
 

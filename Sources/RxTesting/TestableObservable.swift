@@ -35,32 +35,31 @@ public class TestableObservable<Element>: Observable<Element> {
     }
 }
 
-/// Plays its events at their absolute times to whoever is subscribed at that moment.
+/// Plays its events at their absolute times to whoever is subscribed at that moment, in the
+/// order RxTest's `Bag` keeps them (`BagOrder`). As in RxTest, an event goes to a snapshot of
+/// the observers: one that another's handler disposes still gets it, one it subscribes does not.
 final class HotObservable<Element>: TestableObservable<Element> {
-    private var observers: [Int: (Event<Element>) -> Void] = [:]
-    private var nextKey = 0
+    private var order = BagOrder()
+    private var observers: [(Event<Element>) -> Void] = []
 
     init(testScheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
         super.init(testScheduler: testScheduler, recordedEvents: recordedEvents, counter: "HotObservable")
         for recorded in recordedEvents {
             testScheduler.scheduleAt(recorded.time) { [weak self] in
                 guard let self else { return }
-                for key in self.observers.keys.sorted() {
-                    self.observers[key]?(recorded.value)
-                }
+                for observer in self.observers { observer(recorded.value) }
             }
         }
     }
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
-        let key = nextKey
-        nextKey += 1
-        observers[key] = observer.on
+        let (key, position) = order.insert()
+        observers.insert(observer.on, at: position)
         let index = recordSubscribe()
         var disposed = false
         return Disposables.create { [self] in
-            observers[key] = nil
+            if let position = order.remove(key) { observers.remove(at: position) }
             if !disposed {
                 disposed = true
                 recordUnsubscribe(index)

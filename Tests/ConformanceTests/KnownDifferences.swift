@@ -18,38 +18,14 @@ enum RxSwiftBug: String, CaseIterable {
     }
 }
 
-/// A difference the drop-in is still to fix. Temporary: once a fix lands, its pipelines match
-/// RxSwift, the check calls their entries stale, and they are deleted from `pending` below (and
-/// the case with them when none is left).
-enum PendingFix: String, CaseIterable {
-    // Named in issue 21, being fixed on branch `dropin`:
+/// A difference the drop-in is still to fix, named by what the fix is to change. Temporary: once
+/// the fix lands, its pipelines match RxSwift, the check calls their entries stale, and they are
+/// deleted from `pending` below. None is pending today (every difference issue 21 named and the
+/// check found is fixed); the list stays for the next one.
+struct PendingFix: Hashable, CustomStringConvertible {
+    var description: String
 
-    /// `zip` of 2 to 8 sources completes before every source has (only the collection form ends
-    /// early in RxSwift).
-    case zip = "zip of 2-8"
-    /// A trait's `flatMap` (`flatMapMaybe`, `flatMapCompletable`) of a source that succeeds
-    /// synchronously loses the element; RxSwift builds them on `Observable.flatMap`, which also
-    /// keeps the source until its completion.
-    case traitFlatMap = "trait flatMap"
-    /// `retry(when:)` after a synchronous failure makes one attempt too many.
-    case retryWhen = "retry(when:) after a synchronous failure"
-    /// `retry(n)`'s last error reaches the observer before the source's subscribe returned.
-    case retryLastError = "retry(n)'s last error"
-    /// `interval` and periodic `timer` run a tick's work before scheduling the next tick.
-    case periodicTicks = "periodic ticks"
-    /// A subject (or hot observable) serves its observers in subscription order, not a new
-    /// observer in a freed first slot first.
-    case deliveryOrder = "subject delivery order"
-
-    // Found by this check, not in issue 21 (docs/reliability.md):
-
-    /// At one virtual time, subscriptions are disposed on the other side of the terminal event
-    /// than in RxSwift: `zip` and `combineLatest` dispose a source that ends before acting on its
-    /// end (and `retry` and the traits' `flatMap` appear here too, with their fixes above).
-    case sideEffectOrder = "order of disposal at one time"
-    /// `AsyncSubject` sends its last element to every observer, then the completion to every
-    /// observer; RxAnatomy sends both to one observer, then both to the next.
-    case asyncSubject = "AsyncSubject's delivery"
+    init(_ description: String) { self.description = description }
 }
 
 /// Pipelines whose outcome may differ from RxSwift's, and why.
@@ -87,7 +63,7 @@ struct KnownDifferences {
     }
 
     /// The differences of the committed golden data (`Golden/`), as RxAnatomy prints them today.
-    /// Pending: the fixes of issue 21 still to land and the check's own findings.
+    /// Pending: none.
     static let current = KnownDifferences(
         rxSwiftBugs: [
             "g1251": Excuse(
@@ -170,31 +146,5 @@ struct KnownDifferences {
                  255:main.n79 305:main.n19 325:main.n29
                 """),
         ],
-        pendingByFix: [
-            .traitFlatMap: """
-            g33 g289 g539 g644 g710 g930 g1017 g1066 g1073 g1205 g1298 g1479 g1665 g1677 g1818 g1826 g2014
-            g2250 g2292 g2492 g2516 g2728 g2825 g2842 g2853 g2976 g3251 g3261 g3657 g3660 g3790 g3818 g3829
-            g3933 f68 f351
-            """,
-            .retryWhen: """
-            g586 g620 g2432 g3760 f596
-            """,
-            .retryLastError: """
-            g154 g303 g909 g1781 g2170 g2258 g3227 g3633
-            """,
-            .periodicTicks: """
-            g634
-            """,
-            .deliveryOrder: """
-            g52 g196 g369 g685 g1731 g1868 g1870 g2089 g2463 g2764 g2914 g3058 g3077 g3434 g3700 g3819 g3835
-            f135 f143 f369 f471
-            """,
-            .sideEffectOrder: """
-            g218 g224 g365 g618 g760 g827 g913 g1119 g1211 g1268 g1280 g1753 g1799 g1834 g1843 g1911 g1969 g1981
-            g2145 g2404 g2437 g2453 g2798 g3042 g3269 g3300 g3553 g3604 g3874 g3930 g3987 f311 f397 f437
-            """,
-            .asyncSubject: """
-            f41
-            """,
-        ])
+        pendingByFix: [:])
 }

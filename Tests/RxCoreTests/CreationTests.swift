@@ -1,5 +1,7 @@
+import Foundation
 import RxCore
 import RxTesting
+import Synchronization
 import Testing
 
 @Suite(.serialized, .noLeaks)
@@ -222,6 +224,69 @@ struct CreationTests {
             Observable<Int>.timer(.seconds(50), period: .seconds(100), scheduler: scheduler)
         }
         #expect(periodic.events == [.next(1250, 0), .next(1350, 1), .next(1450, 2)])
+    }
+
+    /// RxSwift's periodic ticks on a virtual scheduler queue the next tick before the work of
+    /// this one runs, so the next tick comes before what that work scheduled for the same time:
+    /// each new inner sequence here replaces the one before just as its element was due, and
+    /// only the last inner's element gets through.
+    @Test func intervalQueuesTheNextTickBeforeRunningThisOne() {
+        let scheduler = TestScheduler(initialClock: 0)
+        var inners: [TestableObservable<String>] = []
+        let res = scheduler.start {
+            Observable<Int>.interval(.seconds(10), scheduler: scheduler).take(3).flatMapLatest { i in
+                let inner = scheduler.createColdObservable([.next(10, "inner \(i)"), .completed(20)])
+                inners.append(inner)
+                return inner
+            }
+        }
+        #expect(res.events == [.next(240, "inner 2"), .completed(250)])
+        #expect(
+            inners.map(\.subscriptions) == [
+                [Subscription(210, 220)], [Subscription(220, 230)], [Subscription(230, 250)],
+            ])
+    }
+
+    /// On a concurrent scheduler, a tick that comes while the previous one's work still runs
+    /// waits for it: the work never runs twice at once.
+    @Test func periodicWorkNeverOverlapsOnAConcurrentScheduler() {
+        let scheduler = GlobalQueueScheduler()
+        let running = Atomic(0)
+        let overlapped = Atomic(false)
+        let runs = Atomic(0)
+        let subscription = scheduler.schedulePeriodic(0, startAfter: .milliseconds(1), period: .milliseconds(1)) {
+            state in
+            if running.wrappingAdd(1, ordering: .relaxed).newValue > 1 { overlapped.store(true, ordering: .relaxed) }
+            Thread.sleep(forTimeInterval: 0.005)
+            running.wrappingSubtract(1, ordering: .relaxed)
+            runs.wrappingAdd(1, ordering: .relaxed)
+            return state + 1
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+        subscription.dispose()
+        Thread.sleep(forTimeInterval: 0.02)
+        #expect(overlapped.load(ordering: .relaxed) == false)
+        #expect(runs.load(ordering: .relaxed) >= 2)
+    }
+
+    /// A scheduler without a periodic timer of its own, so `schedulePeriodic` is the default one,
+    /// on Dispatch's concurrent global queue.
+    final class GlobalQueueScheduler: SchedulerType {
+        var now: RxTime { Date() }
+
+        func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+            scheduleRelative(state, dueTime: .nanoseconds(0), action: action)
+        }
+
+        func scheduleRelative<StateType>(
+            _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
+        ) -> Disposable {
+            let cancelled = BooleanDisposable()
+            DispatchQueue.global().asyncAfter(deadline: .now() + dueTime) {
+                if !cancelled.isDisposed { _ = action(state) }
+            }
+            return cancelled
+        }
     }
 
     @Test func timerDisposedBeforeItFiresSendsNothing() {

@@ -193,3 +193,156 @@ struct SubjectTests {
         _ = (publish, behavior, replay, async)
     }
 }
+
+/// The order subjects and hot test observables deliver in: RxSwift's `Bag`, whose first slot a
+/// new subscriber takes whenever it is free, and which is called first.
+@Suite(.serialized, .noLeaks)
+struct SubjectDeliveryOrderTests {
+    /// Subscribes observers named by letters to `subject` and records who got each element.
+    final class Calls {
+        var log: [String] = []
+        var subscriptions: [String: Disposable] = [:]
+
+        func subscribe<Subject: ObservableType>(_ names: String..., to subject: Subject) {
+            for name in names {
+                subscriptions[name] = subject.subscribe(onNext: { [unowned self] value in log.append("\(name)\(value)")
+                })
+            }
+        }
+
+        func dispose(_ names: String...) {
+            for name in names { subscriptions.removeValue(forKey: name)?.dispose() }
+        }
+
+        func disposeAll() {
+            for subscription in subscriptions.values { subscription.dispose() }
+            subscriptions = [:]
+        }
+    }
+
+    /// A, B; A leaves; C takes the free first slot and is called before B, D after them. B
+    /// leaves: C, D, then E. C leaves: F takes the first slot, before D and E. (What a subject
+    /// replays to a new subscriber is cleared from the log before each element is sent.)
+    static func expectBagOrder<Subject: ObservableType & ObserverType>(
+        _ subject: Subject, values: [Subject.Element]
+    ) where Subject.Element == Int {
+        let calls = Calls()
+        calls.subscribe("A", "B", to: subject)
+        calls.dispose("A")
+        calls.subscribe("C", "D", to: subject)
+        calls.log.removeAll()
+        subject.onNext(values[0])
+        #expect(calls.log == ["C\(values[0])", "B\(values[0])", "D\(values[0])"], "\(Subject.self)")
+        calls.dispose("B")
+        calls.subscribe("E", to: subject)
+        calls.log.removeAll()
+        subject.onNext(values[1])
+        #expect(calls.log == ["C\(values[1])", "D\(values[1])", "E\(values[1])"], "\(Subject.self)")
+        calls.dispose("C")
+        calls.subscribe("F", to: subject)
+        calls.log.removeAll()
+        subject.onNext(values[2])
+        #expect(calls.log == ["F\(values[2])", "D\(values[2])", "E\(values[2])"], "\(Subject.self)")
+        calls.disposeAll()
+    }
+
+    @Test func subjectsDeliverInTheBagsOrder() {
+        Self.expectBagOrder(PublishSubject<Int>(), values: [1, 2, 3])
+        Self.expectBagOrder(BehaviorSubject(value: 0), values: [1, 2, 3])
+        Self.expectBagOrder(ReplaySubject<Int>.create(bufferSize: 1), values: [1, 2, 3])
+    }
+
+    /// `AsyncSubject` delivers once, at completion, in the same order.
+    @Test func asyncSubjectDeliversItsLastElementInTheBagsOrder() {
+        let subject = AsyncSubject<Int>()
+        let calls = Calls()
+        calls.subscribe("A", "B", to: subject)
+        calls.dispose("A")
+        calls.subscribe("C", to: subject)
+        subject.onNext(7)
+        subject.onCompleted()
+        #expect(calls.log == ["C7", "B7"])
+        calls.disposeAll()
+    }
+
+    /// At completion `AsyncSubject` sends its last element to every observer, then the
+    /// completion to every observer, as RxSwift's does.
+    @Test func asyncSubjectSendsTheElementToAllBeforeCompletingAny() {
+        let subject = AsyncSubject<Int>()
+        var log: [String] = []
+        let subscriptions = ["A", "B"].map { name in
+            subject.subscribe(onNext: { log.append("\(name)\($0)") }, onCompleted: { log.append("\(name)c") })
+        }
+        subject.onNext(7)
+        subject.onCompleted()
+        #expect(log == ["A7", "B7", "Ac", "Bc"])
+        for subscription in subscriptions { subscription.dispose() }
+    }
+
+    /// Relays are subjects inside: the same order.
+    @Test func relaysDeliverInTheBagsOrder() {
+        let relay = PublishRelay<Int>()
+        let calls = Calls()
+        calls.subscribe("A", "B", to: relay)
+        calls.dispose("A")
+        calls.subscribe("C", to: relay)
+        relay.accept(1)
+        #expect(calls.log == ["C1", "B1"])
+        calls.disposeAll()
+    }
+
+    /// An element goes to the observers subscribed when it is sent: one that an earlier
+    /// observer subscribes while it is being delivered gets the next element, not this one.
+    @Test func anObserverSubscribedDuringDeliveryGetsTheNextElement() {
+        let subject = PublishSubject<Int>()
+        var log: [String] = []
+        var b: Disposable?
+        let a = subject.subscribe(onNext: { value in
+            log.append("A\(value)")
+            if value == 1 { b = subject.subscribe(onNext: { log.append("B\($0)") }) }
+        })
+        subject.onNext(1)
+        subject.onNext(2)
+        #expect(log == ["A1", "A2", "B2"])
+        a.dispose()
+        b?.dispose()
+    }
+
+    /// RxTest's hot observables keep their observers in a `Bag` too, and deliver each event to
+    /// a snapshot of the observers subscribed when its time comes.
+    @Test func hotObservablesDeliverInTheBagsOrderToASnapshot() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(230, 2), .next(250, 3)])
+        let calls = Calls()
+        // B is a plain observer, not a sink: it records what it is handed, disposed or not.
+        let b = AnyObserver<Int> { event in
+            if case .next(let value) = event { calls.log.append("B\(value)") }
+        }
+        scheduler.scheduleAt(200) {
+            calls.subscribe("A", to: xs)
+            calls.subscriptions["B"] = xs.subscribe(b)
+        }
+        scheduler.scheduleAt(220) {
+            calls.dispose("A")
+            calls.subscribe("C", to: xs)
+        }
+        // C leaves and E takes the first slot. At 250 E disposes B and subscribes D from its
+        // handler: B, in the snapshot, still gets 3; D, not in it, does not.
+        scheduler.scheduleAt(240) {
+            calls.dispose("C")
+            calls.subscriptions["E"] = xs.subscribe(onNext: { value in
+                calls.log.append("E\(value)")
+                calls.dispose("B")
+                calls.subscribe("D", to: xs)
+            })
+        }
+        scheduler.start()
+        #expect(calls.log == ["A1", "B1", "C2", "B2", "E3", "B3"])
+        #expect(
+            xs.subscriptions == [
+                Subscription(200, 220), Subscription(200, 250), Subscription(220, 240), Subscription(240),
+                Subscription(250),
+            ])
+        calls.disposeAll()
+    }
+}

@@ -14,7 +14,7 @@ extension ObservableType {
         file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> {
         CombineLatest(
-            sources: CombiningSource.of(source1, source2, repeat each source),
+            sources: CombiningSource.of(source1, source2, repeat each source), isCollection: false,
             combine: CombiningSlots.combine(resultSelector), callSite: CallSite(file, line))
     }
 
@@ -25,8 +25,8 @@ extension ObservableType {
         file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<Element> where Collection.Element: ObservableType {
         CombineLatest(
-            sources: collection.map { CombiningSource($0.asObservable(), convert: { $0 }) }, combine: resultSelector,
-            callSite: CallSite(file, line))
+            sources: collection.map { CombiningSource($0.asObservable(), convert: { $0 }) }, isCollection: true,
+            combine: resultSelector, callSite: CallSite(file, line))
     }
 
     /// The latest element of each source as an array, whenever any of them emits, once all
@@ -39,8 +39,8 @@ extension ObservableType {
         _ collection: Collection, file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<[Element]> where Collection.Element: ObservableType, Collection.Element.Element == Element {
         CombineLatest(
-            sources: collection.map { CombiningSource($0.asObservable(), convert: { $0 }) }, combine: { $0 },
-            callSite: CallSite(file, line))
+            sources: collection.map { CombiningSource($0.asObservable(), convert: { $0 }) }, isCollection: true,
+            combine: { $0 }, callSite: CallSite(file, line))
     }
 }
 
@@ -56,7 +56,7 @@ extension ObservableType where Element == Any {
         _ source: repeat each O, file: StaticString = #fileID, line: UInt = #line
     ) -> Observable<(repeat (each O).Element)> {
         CombineLatest(
-            sources: CombiningSource.of(repeat each source),
+            sources: CombiningSource.of(repeat each source), isCollection: false,
             combine: CombiningSlots.tuple(of: repeat (each O).Element.self), callSite: CallSite(file, line))
     }
 }
@@ -139,11 +139,19 @@ final class CombineLatestSink<Value, Observer: ObserverType>:
 @usableFromInline
 final class CombineLatest<Value, Result>: Producer<Result> {
     private let sources: [CombiningSource<Value>]
+    /// Whether the sources came as a collection (RxSwift's `CombineLatest+Collection.swift`),
+    /// which acts on a source's end before disposing it; the forms with the sources as
+    /// arguments dispose it first.
+    private let isCollection: Bool
     private let combine: ([Value]) throws -> Result
 
     @usableFromInline
-    init(sources: [CombiningSource<Value>], combine: @escaping ([Value]) throws -> Result, callSite: CallSite?) {
+    init(
+        sources: [CombiningSource<Value>], isCollection: Bool, combine: @escaping ([Value]) throws -> Result,
+        callSite: CallSite?
+    ) {
         self.sources = sources
+        self.isCollection = isCollection
         self.combine = combine
         super.init(counter: ResourceCounter.combineLatest, callSite: callSite)
         for source in sources { traceSource(source.observable) }
@@ -153,8 +161,8 @@ final class CombineLatest<Value, Result>: Producer<Result> {
         _ observer: Observer, cancel: Cancelable
     ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = CombineLatestSink(
-            arity: sources.count, completesEarly: true, combine: combine, observer: observer, cancel: cancel,
-            counter: .combineLatestSink)
+            arity: sources.count, completesEarly: true, disposesEndedSourceFirst: !isCollection, combine: combine,
+            observer: observer, cancel: cancel, counter: .combineLatestSink)
         let subscription = sink.run(sources, observerCounter: .combineLatestObserver)
         return (sink: sink, subscription: subscription)
     }

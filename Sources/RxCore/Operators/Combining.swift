@@ -157,13 +157,19 @@ class CombiningSink<Machine: CombiningStateMachine, Observer: ObserverType>: Sin
     private let machine: Mutex<Machine>
     private let combine: ([Value]) throws -> Observer.Element
     private var subscriptions: [SingleAssignmentDisposable] = []
+    /// Whether a source that ends has its own subscription disposed before the sink acts on
+    /// the end, as RxSwift's per-arity forms do (`ZipObserver`, `CombineLatestObserver`); its
+    /// collection forms act first and dispose after.
+    private let disposesEndedSourceFirst: Bool
 
     init(
-        arity: Int, completesEarly: Bool, combine: @escaping ([Value]) throws -> Observer.Element,
-        observer: Observer, cancel: Cancelable, counter: ResourceCounter
+        arity: Int, completesEarly: Bool, disposesEndedSourceFirst: Bool,
+        combine: @escaping ([Value]) throws -> Observer.Element, observer: Observer, cancel: Cancelable,
+        counter: ResourceCounter
     ) {
         self.machine = Mutex(Machine(arity: arity, completesEarly: completesEarly))
         self.combine = combine
+        self.disposesEndedSourceFirst = disposesEndedSourceFirst
         super.init(observer: observer, cancel: cancel, counter: counter)
     }
 
@@ -192,8 +198,10 @@ class CombiningSink<Machine: CombiningStateMachine, Observer: ObserverType>: Sin
         case .next(let value):
             perform(machine.withLock { $0.next(value, at: index) }, error: nil)
         case .error(let error):
+            if disposesEndedSourceFirst { subscriptions[index].dispose() }
             perform(machine.withLock { $0.failed() }, error: error)
         case .completed:
+            if disposesEndedSourceFirst { subscriptions[index].dispose() }
             perform(machine.withLock { $0.completed(at: index) }, error: nil)
         }
     }

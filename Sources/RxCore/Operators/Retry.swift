@@ -95,11 +95,13 @@ final class RetrySink<Observer: ObserverType>: ResubscribingSink<Observer> {
     }
 
     override func failed(_ error: Swift.Error) {
-        endAttempt()
         if takeAttempt() {
+            endAttempt()
             subscribe(to: source)
         } else {
-            forwardErrorAndDispose(error)
+            // As RxSwift's `CatchSequence`: the last error waits for a `subscribe` in progress to
+            // return, and is passed on before the failed attempt is disposed.
+            fail(with: error)
         }
     }
 }
@@ -174,10 +176,16 @@ final class RetryWhenSink<Observer: ObserverType, Error: Swift.Error>: Resubscri
         return Disposables.create(subscription, listener, triggerSubscription)
     }
 
-    /// The trigger sequence emitted after a failure: the next attempt, which stops listening.
+    /// The trigger sequence emitted after a failure: the next attempt. The failed attempt
+    /// listens until that one starts (`attemptWillStart`), as in RxSwift, whose next attempt is
+    /// queued while a `subscribe` is in progress: a trigger that emits and then completes at
+    /// once after a synchronous failure is heard whole, and the completion ends the sequence.
     func resubscribe() {
-        listener.disposable = Disposables.create()
         subscribe(to: source)
+    }
+
+    override func attemptWillStart() {
+        listener.disposable = Disposables.create()
     }
 
     /// Listens to the trigger sequence, then hands it the error; an error of another type is

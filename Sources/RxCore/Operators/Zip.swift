@@ -145,9 +145,10 @@ final class Zip<Value, Result>: Producer<Result> {
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: Cancelable
     ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+        // The collection form is the one that completes early and acts on a source's end first.
         let sink = ZipSink(
-            arity: sources.count, completesEarly: completesEarly, combine: combine, observer: observer, cancel: cancel,
-            counter: .zipSink)
+            arity: sources.count, completesEarly: completesEarly, disposesEndedSourceFirst: !completesEarly,
+            combine: combine, observer: observer, cancel: cancel, counter: .zipSink)
         let subscription = sink.run(sources, observerCounter: .zipObserver)
         return (sink: sink, subscription: subscription)
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A time span for schedulers, as in RxSwift 6.
 public typealias RxTimeInterval = DispatchTimeInterval
@@ -31,22 +32,61 @@ public protocol SchedulerType: ImmediateSchedulerType {
 }
 
 extension SchedulerType {
-    /// Periodic scheduling built from recursive relative scheduling.
+    /// Periodic scheduling built from relative scheduling, as RxSwift emulates it
+    /// (`SchedulePeriodicRecursive`): each tick first schedules the next one, then runs
+    /// `action`, so work that `action` schedules for the next tick's time runs after that tick.
     public func schedulePeriodic<StateType>(
         _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
         action: @escaping (StateType) -> StateType
     ) -> Disposable {
-        let serial = SerialDisposable()
-        let box = StateBox(state)
-        func tick(after delay: RxTimeInterval) {
-            serial.disposable = scheduleRelative((), dueTime: delay) { _ in
-                box.value = action(box.value)
-                if !serial.isDisposed { tick(after: period) }
+        let periodic = PeriodicSchedule(state, period: period, action: action, scheduler: self)
+        periodic.schedule(after: startAfter)
+        return periodic
+    }
+}
+
+/// The ticks of `schedulePeriodic` on a scheduler without a periodic timer of its own. A tick
+/// that comes while `action` still runs (on a concurrent scheduler) is counted, and `action`
+/// runs again right after instead of alongside.
+final class PeriodicSchedule<State>: Disposable {
+    private let scheduler: SchedulerType
+    private let period: RxTimeInterval
+    private let action: (State) -> State
+    /// Touched only by the one running `action` (`pending` orders the runs).
+    private var state: State
+    /// Ticks not yet run, the running one included.
+    private let pending = Atomic<Int>(0)
+    private let nextTick = SerialDisposable()
+    private let catchUp = SerialDisposable()
+
+    init(_ state: State, period: RxTimeInterval, action: @escaping (State) -> State, scheduler: SchedulerType) {
+        self.state = state
+        self.period = period
+        self.action = action
+        self.scheduler = scheduler
+    }
+
+    func schedule(after delay: RxTimeInterval) {
+        nextTick.disposable = scheduler.scheduleRelative((), dueTime: delay) { [self] _ in
+            schedule(after: period)
+            if pending.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 { run() }
+            return Disposables.create()
+        }
+    }
+
+    private func run() {
+        state = action(state)
+        if pending.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue > 1 {
+            catchUp.disposable = scheduler.schedule(()) { [self] _ in
+                run()
                 return Disposables.create()
             }
         }
-        tick(after: startAfter)
-        return serial
+    }
+
+    func dispose() {
+        nextTick.dispose()
+        catchUp.dispose()
     }
 }
 

@@ -41,8 +41,9 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
                 return (handlers, [.completed])
             }
         }
-        for handler in handlers {
-            for event in events { ObserverList.send(event, to: handler) }
+        // As RxSwift's AsyncSubject: the last element to every observer, then the completion to every one.
+        for event in events {
+            for handler in handlers { ObserverList.send(event, to: handler) }
         }
     }
 

@@ -8,7 +8,8 @@ public protocol SubjectType: ObservableType {
     func asObserver() -> Observer
 }
 
-/// The subscribers of a subject, in subscription order, with cheap snapshots for dispatch.
+/// The subscribers of a subject, in the order RxSwift's subjects deliver to them (`BagOrder`),
+/// with cheap snapshots for dispatch.
 ///
 /// Not generic: each observer is kept as one closure that takes a pointer to what it receives
 /// (an `Element`, or an `Event<Element>`), so inserting, removing and walking the list in
@@ -25,20 +26,18 @@ struct ObserverList {
 
     /// Calls the observer's `onNext` or `on` with what the pointer points to.
     typealias Handler = (UnsafeRawPointer, Delivery) -> Void
-    private(set) var keys: [Int] = []
+    private var order = BagOrder()
+    /// The observers, in delivery order.
     private(set) var handlers: [Handler] = []
-    private var nextKey = 0
 
-    var isEmpty: Bool { keys.isEmpty }
+    var isEmpty: Bool { order.isEmpty }
 
     /// Adds `observer`; `traced`, when given, replaces its `on` (the tracing wrapper) and
     /// elements are routed through it too.
     mutating func insert<Element, Observer: ObserverType>(
         _ observer: Observer, traced: ((Event<Element>) -> Void)? = nil
     ) -> Int where Observer.Element == Element {
-        let key = nextKey
-        nextKey += 1
-        keys.append(key)
+        let (key, index) = order.insert()
         if let traced {
             handlers.append { pointer, delivery in
                 Self.deliver(pointer, delivery, to: traced)
@@ -52,6 +51,14 @@ struct ObserverList {
                     Self.deliverEvent(pointer, to: observer)
                 }
             }
+        }
+        // A new subscriber in the free first slot: moved from the end to the front by swaps,
+        // which keep the closures as the array stores them (taken out and put back, each would
+        // be wrapped in a reabstraction thunk).
+        var position = handlers.count - 1
+        while position > index {
+            handlers.swapAt(position, position - 1)
+            position -= 1
         }
         return key
     }
@@ -72,15 +79,7 @@ struct ObserverList {
     }
 
     mutating func remove(_ key: Int) {
-        // Keys are appended in increasing order, so the list stays sorted.
-        var low = 0, high = keys.count
-        while low < high {
-            let mid = (low + high) / 2
-            if keys[mid] < key { low = mid + 1 } else { high = mid }
-        }
-        guard low < keys.count, keys[low] == key else { return }
-        keys.remove(at: low)
-        handlers.remove(at: low)
+        if let index = order.remove(key) { handlers.remove(at: index) }
     }
 
     /// Sends `element` to each of `handlers` (their `onNext`).
@@ -106,7 +105,7 @@ struct ObserverList {
     }
 
     mutating func removeAll() {
-        keys.removeAll()
+        order.removeAll()
         handlers.removeAll()
     }
 }

@@ -127,10 +127,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     public func flatMap<Result>(
         _ selector: @escaping (Element) throws -> Maybe<Result>, file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<Result> {
-        PrimitiveSequence(
-            raw: PrimitiveFlatMap(
-                source: primitiveSequence.source, selector: { try selector($0).asObservable() }, continuation: nil,
-                callSite: CallSite(file, line)))
+        PrimitiveSequence(raw: primitiveSequence.source.flatMap(selector, file: file, line: line))
     }
 
     /// Keeps the element only when `predicate` holds.

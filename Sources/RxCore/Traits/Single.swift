@@ -125,34 +125,26 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         PrimitiveSequence(raw: primitiveSequence.source.compactMap(transform, file: file, line: line))
     }
 
-    /// Continues with the `Single` the element maps to.
+    /// Continues with the `Single` the element maps to. As in RxSwift, this and the other trait
+    /// `flatMap` forms are `Observable.flatMap`.
     public func flatMap<Result>(
         _ selector: @escaping (Element) throws -> Single<Result>, file: StaticString = #fileID, line: UInt = #line
     ) -> Single<Result> {
-        PrimitiveSequence(
-            raw: PrimitiveFlatMap(
-                source: primitiveSequence.source, selector: { try selector($0).asObservable() }, continuation: nil,
-                callSite: CallSite(file, line)))
+        PrimitiveSequence(raw: primitiveSequence.source.flatMap(selector, file: file, line: line))
     }
 
     /// Continues with the `Maybe` the element maps to.
     public func flatMapMaybe<Result>(
         _ selector: @escaping (Element) throws -> Maybe<Result>, file: StaticString = #fileID, line: UInt = #line
     ) -> Maybe<Result> {
-        PrimitiveSequence(
-            raw: PrimitiveFlatMap(
-                source: primitiveSequence.source, selector: { try selector($0).asObservable() }, continuation: nil,
-                callSite: CallSite(file, line)))
+        PrimitiveSequence(raw: primitiveSequence.source.flatMap(selector, file: file, line: line))
     }
 
     /// Continues with the `Completable` the element maps to.
     public func flatMapCompletable(
         _ selector: @escaping (Element) throws -> Completable, file: StaticString = #fileID, line: UInt = #line
     ) -> Completable {
-        PrimitiveSequence(
-            raw: PrimitiveFlatMap(
-                source: primitiveSequence.source, selector: { try selector($0).asObservable() }, continuation: nil,
-                callSite: CallSite(file, line)))
+        PrimitiveSequence(raw: primitiveSequence.source.flatMap(selector, file: file, line: line))
     }
 
     /// A `Maybe` of the element when `predicate` holds, empty otherwise.

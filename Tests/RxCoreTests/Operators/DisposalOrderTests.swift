@@ -258,6 +258,98 @@ struct DisposalOrderTests {
         #expect(log.entries == ["220:dispose", "320:dispose"])
     }
 
+    // MARK: - zip and combineLatest
+
+    /// RxSwift's forms with the sources as arguments (`ZipObserver`, `CombineLatestObserver`)
+    /// dispose a source that ends before acting on its end; the collection forms act first.
+    @Test(arguments: [false, true]) func zipDisposesAFailedSourceFirstUnlessGivenACollection(collection: Bool) {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let xs = scheduler.createHotObservable([.next(210, 1), .error(230, opTestError)])
+        let ys = scheduler.createHotObservable([.next(220, 2)])
+        let res = scheduler.start {
+            let a = xs.do(onDispose: { log("xs.dispose") }), b = ys.do(onDispose: { log("ys.dispose") })
+            let zipped = collection ? Observable.zip([a, b]) { $0[0] + $0[1] } : Observable.zip(a, b) { $0 + $1 }
+            return zipped.do(onError: { _ in log("error") })
+        }
+        #expect(res.events == [.next(220, 3), .error(230, opTestError)])
+        #expect(xs.subscriptions == [Subscription(200, 230)])
+        #expect(ys.subscriptions == [Subscription(200, 230)])
+        let expected = collection ? ["error", "xs.dispose", "ys.dispose"] : ["xs.dispose", "error", "ys.dispose"]
+        #expect(log.entries == expected.map { "230:\($0)" })
+    }
+
+    @Test(arguments: [false, true]) func combineLatestDisposesTheLastSourceFirstUnlessGivenACollection(
+        collection: Bool
+    ) {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let xs = scheduler.createHotObservable([.next(210, 1), .completed(230)])
+        let ys = scheduler.createHotObservable([.next(220, 2), .completed(240)])
+        let res = scheduler.start {
+            let a = xs.do(onDispose: { log("xs.dispose") }), b = ys.do(onDispose: { log("ys.dispose") })
+            let combined =
+                collection
+                ? Observable.combineLatest([a, b]) { $0[0] + $0[1] } : Observable.combineLatest(a, b) { $0 + $1 }
+            return combined.do(onCompleted: { log("completed") })
+        }
+        #expect(res.events == [.next(220, 3), .completed(240)])
+        #expect(xs.subscriptions == [Subscription(200, 230)])
+        #expect(ys.subscriptions == [Subscription(200, 240)])
+        let last = collection ? ["240:completed", "240:ys.dispose"] : ["240:ys.dispose", "240:completed"]
+        #expect(log.entries == ["230:xs.dispose"] + last)
+    }
+
+    // MARK: - retry
+
+    /// RxSwift's `CatchSequenceSink` passes the last error on, then disposes the failed attempt.
+    @Test func retryPassesOnTheLastErrorBeforeDisposingTheAttempt() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let xs = scheduler.createColdObservable([.next(10, 1), .error(20, opTestError)])
+        let res = scheduler.start {
+            xs.do(onDispose: { log("attempt.dispose") }).retry(2).do(onError: { _ in log("error") })
+        }
+        #expect(res.events == [.next(210, 1), .next(230, 1), .error(240, opTestError)])
+        #expect(xs.subscriptions == [Subscription(200, 220), Subscription(220, 240)])
+        #expect(log.entries == ["220:attempt.dispose", "240:error", "240:attempt.dispose"])
+    }
+
+    /// An attempt that fails while being subscribed: its error is passed on only once its
+    /// `subscribe` has returned (RxSwift's tail-recursive sink queues it behind the subscribe).
+    @Test func retryPassesOnASynchronousLastErrorAfterTheSubscribeReturned() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let source = Observable<Int>.create { observer in
+            log("subscribe")
+            observer.onError(opTestError)
+            log("returns")
+            return Disposables.create { log("dispose") }
+        }
+        let res = scheduler.start { source.retry(2).do(onError: { _ in log("error") }) }
+        #expect(res.events == [.error(200, opTestError)])
+        #expect(
+            log.entries == [
+                "200:subscribe", "200:returns", "200:dispose", "200:subscribe", "200:returns", "200:dispose",
+                "200:error",
+            ])
+    }
+
+    /// After a synchronous failure the failed attempt listens to the trigger until the next
+    /// attempt starts, as in RxSwift: `errors.take(2)` gives two attempts, then `completed`.
+    @Test func retryWhenHearsATriggerThatEmitsAndCompletesAfterASynchronousFailure() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let log = SideEffectLog(scheduler)
+        let source = Observable<Int>.create { observer in
+            log("subscribe")
+            observer.onError(opTestError)
+            return Disposables.create()
+        }
+        let res = scheduler.start { source.retry(when: { (errors: Observable<Error>) in errors.take(2) }) }
+        #expect(res.events == [.completed(200)])
+        #expect(log.entries == ["200:subscribe", "200:subscribe"])
+    }
+
     // MARK: - Two sources
 
     /// RxSwift's `TakeUntilSink` returns `Disposables.create(sourceSubscription, other)`.

@@ -162,6 +162,32 @@ struct MaybeTests {
         #expect(s2.start { two.asMaybe() }.events == [.error(215, RxError.moreThanOneElement)])
     }
 
+    /// The traits' `flatMap` forms are `Observable.flatMap`, as in RxSwift: a source that
+    /// succeeds while being subscribed still hands its element to an inner that ends later.
+    @Test func flatMapOfASynchronousSuccessWaitsForTheInner() {
+        /// Runs `make` against an inner that succeeds with 5 at 10 ticks; its events and the
+        /// inner's subscriptions.
+        func run<Element>(
+            _ make: @escaping (TestableObservable<Int>) -> Observable<Element>
+        ) -> ([Recorded<Event<Element>>], [Subscription]) {
+            let scheduler = TestScheduler(initialClock: 0)
+            let ys = scheduler.createColdObservable([.next(10, 5), .completed(10)])
+            return (scheduler.start { make(ys) }.events, ys.subscriptions)
+        }
+        let single = run { ys in Single.just(1).flatMap { x in ys.asSingle().map { $0 + x } }.asObservable() }
+        #expect(single.0 == [.next(210, 6), .completed(210)])
+        #expect(single.1 == [Subscription(200, 210)])
+        let maybe = run { ys in Single.just(2).flatMapMaybe { x in ys.asMaybe().map { $0 * x } }.asObservable() }
+        #expect(maybe.0 == [.next(210, 10), .completed(210)])
+        let ofMaybe = run { ys in Maybe.just(2).flatMap { x in ys.asMaybe().map { $0 - x } }.asObservable() }
+        #expect(ofMaybe.0 == [.next(210, 3), .completed(210)])
+        let completable = run { ys in
+            Single.just(1).flatMapCompletable { _ in ys.asSingle().asCompletable() }.asObservable()
+        }
+        #expect(completable.0 == [.completed(210)])
+        #expect(completable.1 == [Subscription(200, 210)])
+    }
+
     @Test func flatMapOfEmptyStaysEmptyAndIfEmptyGivesADefault() {
         var log: [String] = []
         _ = Maybe<Int>.empty().flatMap { Maybe.just($0 + 1) }.subscribe(
