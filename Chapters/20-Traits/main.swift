@@ -145,6 +145,14 @@ example("Driver delivers on the main thread") {
         onCompleted: { done = true })
     _ = MainScheduler.drain(timeout: 10) { done }
     subscription.dispose()
+    // subscribe(on:) disposes on the background queue too: wait until that has run, so that none
+    // of this example's work is left for a later example that draws its own run to see.
+    let flushed = DispatchSemaphore(value: 0)
+    _ = background.schedule(()) { _ in
+        flushed.signal()
+        return Disposables.create()
+    }
+    flushed.wait()
 }
 
 // Driver and Signal differ only in their sharing: a Driver replays its latest element to a new
