@@ -43,12 +43,9 @@ enum PendingFix: String, CaseIterable {
 
     // Found by this check, not in issue 21 (docs/reliability.md):
 
-    /// At one virtual time, subscriptions are disposed in another order than RxSwift's, or on the
-    /// other side of the terminal event: `zip` and `combineLatest` dispose a source that ends
-    /// before acting on its end, `merge` and `flatMap` dispose their inner subscriptions oldest
-    /// first and their finished source before passing on completion, `Completable.andThen`
-    /// subscribes what follows before disposing the completable, and `do`'s `afterError` runs
-    /// before an operator downstream disposes.
+    /// At one virtual time, subscriptions are disposed on the other side of the terminal event
+    /// than in RxSwift: `zip` and `combineLatest` dispose a source that ends before acting on its
+    /// end (and `retry` and the traits' `flatMap` appear here too, with their fixes above).
     case sideEffectOrder = "order of disposal at one time"
     /// `AsyncSubject` sends its last element to every observer, then the completion to every
     /// observer; RxAnatomy sends both to one observer, then both to the next.
@@ -110,7 +107,7 @@ struct KnownDifferences {
                 > log: 150:create0.subscribe 150:create0.returns 150:create2.subscribe 150:create2.returns\
                  150:create1.subscribe 150:create1.returns 150:do0.subscribe 150:do0.next(7)\
                  150:do0.afterNext(7) 150:do0.completed 150:do0.afterCompleted 150:do0.subscribed\
-                 150:do0.dispose 150:create2.dispose 150:create1.dispose 150:main.n16 155:main.n13\
+                 150:do0.dispose 150:create1.dispose 150:create2.dispose 150:main.n16 155:main.n13\
                  155:create0.dispose 160:main.n12 175:main.n10
                 """),
             "g1491": Excuse(
@@ -174,11 +171,6 @@ struct KnownDifferences {
                 """),
         ],
         pendingByFix: [
-            .zip: """
-            g4 g171 g202 g230 g284 g427 g580 g605 g731 g914 g937 g1059 g1097 g1113 g1242 g1633 g1856 g1885
-            g1914 g1922 g2319 g2388 g2403 g2735 g2854 g2877 g2956 g3046 g3236 g3299 g3448 g3486 g3497 g3520
-            f3 f169 f313 f329 f468 f537 f546
-            """,
             .traitFlatMap: """
             g33 g289 g539 g644 g710 g930 g1017 g1066 g1073 g1205 g1298 g1479 g1665 g1677 g1818 g1826 g2014
             g2250 g2292 g2492 g2516 g2728 g2825 g2842 g2853 g2976 g3251 g3261 g3657 g3660 g3790 g3818 g3829
@@ -198,11 +190,8 @@ struct KnownDifferences {
             f135 f143 f369 f471
             """,
             .sideEffectOrder: """
-            g121 g123 g218 g224 g276 g365 g422 g618 g664 g706 g760 g827 g838 g913 g1119 g1211 g1268 g1280
-            g1305 g1534 g1615 g1708 g1753 g1799 g1816 g1834 g1843 g1891 g1911 g1918 g1926 g1969 g1981 g1985
-            g2145 g2248 g2298 g2335 g2404 g2426 g2437 g2453 g2787 g2798 g3006 g3039 g3042 g3133 g3269 g3300
-            g3334 g3536 g3553 g3604 g3611 g3644 g3874 g3930 g3985 g3987 f69 f311 f397 f435 f437 f506 f529
-            f582
+            g218 g224 g365 g618 g760 g827 g913 g1119 g1211 g1268 g1280 g1753 g1799 g1834 g1843 g1911 g1969 g1981
+            g2145 g2404 g2437 g2453 g2798 g3042 g3269 g3300 g3553 g3604 g3874 g3930 g3987 f311 f397 f437
             """,
             .asyncSubject: """
             f41
