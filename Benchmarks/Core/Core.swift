@@ -207,7 +207,7 @@ let benchmarks: @Sendable () -> Void = {
                 benchmark.startMeasurement()
             }
             benchmark.stopMeasurement()
-            subscriptions.end()
+            subscriptions.end(true)
         }
     }
 

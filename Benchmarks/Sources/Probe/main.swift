@@ -5,6 +5,7 @@
 //
 //   .build/release/Probe run rxcore chain 100000     run a workload (what callgrind and RXTRACE see)
 //   .build/release/Probe live opencombine 100000     bytes per live subscription (resident, heap)
+//   .build/release/Probe teardown rxcore 100000      disposing of them, oldest or newest first
 //   .build/release/Probe ratio chain 20000 21        OpenCombine's time over RxCore's, paired rounds
 //   .build/release/Probe instructions rxcore chain:2000 create:50000
 //                                                    instructions per unit (callgrind, `phases`)
@@ -28,7 +29,8 @@ func fail(_ message: String) -> Never {
 }
 
 let usage = """
-    usage: Probe run LIBRARY WORKLOAD COUNT | live LIBRARY COUNT | ratio WORKLOAD COUNT [ROUNDS]
+    usage: Probe run LIBRARY WORKLOAD COUNT | live LIBRARY COUNT | teardown LIBRARY COUNT
+           | ratio WORKLOAD COUNT [ROUNDS]
            | instructions LIBRARY WORKLOAD:N… | phases LIBRARY WORKLOAD:N… | traced WORKLOAD COUNT
     libraries: \(Library.allCases.map(\.rawValue).joined(separator: ", "))
     workloads: \(Workload.allCases.map(\.rawValue).joined(separator: ", "))
@@ -87,11 +89,26 @@ case "live":
     let heapGrowth = Int(cprobe_heap_bytes_in_use()) - heap
     // Every subscription is live: one element reaches each (+ 1, even, × 3).
     let delivered = subscriptions.send(1)
-    subscriptions.end()
+    subscriptions.end(true)
     guard delivered == 6 * count else { fail("\(delivered) delivered, expected \(6 * count)") }
     print(
         String(format: "%.1f %.1f", Double(residentGrowth) / Double(count), Double(heapGrowth) / Double(count)),
         "bytes per live subscription (resident, malloc in use) of", library.name, "over", count)
+
+case "teardown":
+    // Disposing of live subscriptions in the order they were made, against the newest first.
+    let (library, count) = (library(), count())
+    var seconds: [Double] = []
+    for newestFirst in [false, true] {
+        let subscriptions = library.liveSubscriptions(count)
+        let start = threadCPUTime()
+        subscriptions.end(newestFirst)
+        seconds.append(threadCPUTime() - start)
+    }
+    print(
+        String(
+            format: "disposing of %d live subscriptions of %@: oldest first %.3f s, newest first %.3f s", count,
+            library.name, seconds[0], seconds[1]))
 
 case "ratio":
     let (workload, units) = (workload(), count())

@@ -74,8 +74,10 @@ public enum Library: String, CaseIterable, Sendable {
 public struct LiveSubscriptions {
     /// Sends one element to every subscription; returns the checksum they add up.
     public let send: (Int) -> Int
-    /// Disposes of (cancels) every subscription.
-    public let end: () -> Void
+    /// Disposes of (cancels) every subscription: the newest first when `newestFirst`, else in
+    /// the order they were made. (Both subjects keep their subscribers in an array and close the
+    /// gap a removal leaves, so the oldest first moves every later one: quadratic in the count.)
+    public let end: (_ newestFirst: Bool) -> Void
 }
 
 /// Adds to a checksum from a closure that must not be optimised away.
@@ -156,8 +158,8 @@ enum RxWork {
                 subject.onNext(value)
                 return total.value
             },
-            end: {
-                for subscription in subscriptions { subscription.dispose() }
+            end: { newestFirst in
+                for subscription in newestFirst ? subscriptions.reversed() : subscriptions { subscription.dispose() }
                 subscriptions = []
             })
     }
@@ -217,8 +219,8 @@ enum CombineWork {
                 subject.send(value)
                 return total.value
             },
-            end: {
-                for subscription in subscriptions { subscription.cancel() }
+            end: { newestFirst in
+                for subscription in newestFirst ? subscriptions.reversed() : subscriptions { subscription.cancel() }
                 subscriptions = []
             })
     }
