@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 # Tests run one at a time: every test checks the process-wide live-object counts.
 SWIFT_TEST_FLAGS ?= --no-parallel
 
-.PHONY: demo test deps build release tsan bench clean format lint property asan fuzz soak examples
+.PHONY: demo test deps build release tsan bench clean format lint property asan fuzz soak examples install install-bin
 .PHONY: browser-deps test-browser bench-report bench-check bench-thresholds bench-deps bench-build
 
 ## Install what the build needs (libgraphviz-dev), only when it is missing.
@@ -37,7 +37,8 @@ demo: deps
 	echo && echo "==> that run, replayed call by call (open it in a browser): $(DEMO_DIR)/report.html" && \
 	echo "==> the subscription graph of that run: $(DEMO_DIR)/graph.svg" && \
 	echo "==> its numbered calls (step1…step9):    $(DEMO_DIR)/flow.svg" && \
-	echo "==> every diagram of the chapter:         $(DEMO_DIR)/"
+	echo "==> every diagram of the chapter:         $(DEMO_DIR)/" && \
+	echo "==> rxtrace above is a debug build in $$bin; make install puts a release build on the PATH"
 
 ## Every test: unit, virtual-time, trace, rendering, CLI, the report in a real browser and chapter
 ## transcripts (and the format check).
@@ -87,6 +88,22 @@ lint:
 
 release: deps
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+
+## Build rxtrace in release and put it in $(PREFIX)/bin (default /usr/local; PREFIX=$$HOME/.local
+## needs no root; DESTDIR for packaging). It needs nothing beside it but Graphviz's libraries.
+PREFIX ?= /usr/local
+install: deps
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product rxtrace
+	@$(MAKE) --no-print-directory install-bin \
+		RXTRACE_BIN="$$($(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path)/rxtrace"
+
+## The copy step of install, for a binary built already (RXTRACE_BIN).
+install-bin:
+	@test -x "$(RXTRACE_BIN)" || { echo "error: no rxtrace binary at '$(RXTRACE_BIN)'" >&2; exit 2; }
+	@mkdir -p "$(DESTDIR)$(PREFIX)/bin" && install -m 755 "$(RXTRACE_BIN)" "$(DESTDIR)$(PREFIX)/bin/rxtrace"
+	@echo "==> installed $(DESTDIR)$(PREFIX)/bin/rxtrace"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; \
+		*) echo "==> $(PREFIX)/bin is not on your PATH; add it: export PATH=\"$(PREFIX)/bin:\$$PATH\"" ;; esac
 
 clean:
 	rm -rf .build Examples/.build

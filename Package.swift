@@ -127,6 +127,13 @@ let package = Package(
         .testTarget(
             name: "rxtraceTests", dependencies: ["RxCore", "RxTrace", "TraceFixtures", "ChildProcess"],
             swiftSettings: swift5),
+        // Random virtual-time pipelines printed as text, built from RxSwift's public API only, so
+        // that the same files build against RxSwift; ConformanceTests compares this build's output
+        // with what RxSwift printed (docs/reliability.md).
+        .executableTarget(
+            name: "conformance", dependencies: ["RxSwift", "RxRelay", "RxTest"], path: "Tests/Conformance",
+            swiftSettings: swift5),
+        .testTarget(name: "ConformanceTests", dependencies: ["ChildProcess"], exclude: ["Golden"]),
         .testTarget(
             name: "ChapterTests", dependencies: ["Workbook", "RxTrace", "ChildProcess"], exclude: ["Golden"],
             swiftSettings: swift5),

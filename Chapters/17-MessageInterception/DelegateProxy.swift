@@ -187,7 +187,8 @@ extension DelegateProxyType {
         let currentDelegate = currentDelegate(for: object)
         if currentDelegate !== proxy {
             RuntimeLog.nested(
-                "\(Self.self).proxy(for: \(object)): forwards to \(currentDelegate.map { "\($0)" } ?? "nil"), becomes the delegate"
+                "\(Self.self).proxy(for: \(object)): forwards to \(currentDelegate.map { "\($0)" } ?? "nil"), "
+                    + "becomes the delegate"
             ) {
                 proxy.setForwardToDelegate(currentDelegate)
                 setCurrentDelegate(proxy, to: object)

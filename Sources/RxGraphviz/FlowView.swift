@@ -24,7 +24,8 @@ struct FlowView {
             guard let chosen = structure.subscription(containing: id) else {
                 let known = structure.subscriptions.prefix(10).map { String($0.root) }.joined(separator: ", ")
                 throw .viewDoesNotFit(
-                    "flow view: no subscription contains node \(id) (subscriptions end at observers \(known)\(structure.subscriptions.count > 10 ? ", …" : ""))"
+                    "flow view: no subscription contains node \(id) "
+                        + "(subscriptions end at observers \(known)\(structure.subscriptions.count > 10 ? ", …" : ""))"
                 )
             }
             subscription = chosen
@@ -57,7 +58,8 @@ struct FlowView {
         }
         guard steps.count <= options.maxSteps else {
             throw .viewDoesNotFit(
-                "flow view: subscription \(subscription.number) made \(steps.count) calls, more than the limit of \(options.maxSteps); narrow it with --filter-type or --filter-site"
+                "flow view: subscription \(subscription.number) made \(steps.count) calls, more than the limit of "
+                    + "\(options.maxSteps); narrow it with --filter-type or --filter-site"
             )
         }
         let root = structure.byID[subscription.root]!
@@ -106,7 +108,8 @@ struct FlowView {
             detail = "<TD ALIGN=\"LEFT\"><FONT COLOR=\"#555555\">\(h(DotID.truncate(text, 60)))</FONT></TD>"
         }
         return """
-            <TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="4" COLOR="#999999" BGCOLOR="\(colour(step.call))">\
+            <TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="4" \
+            COLOR="#999999" BGCOLOR="\(colour(step.call))">\
             <TR><TD ALIGN="RIGHT" WIDTH="30"><B>\(number)</B></TD><TD ALIGN="LEFT"><B>\(h(step.call.rawValue))</B></TD>\
             <TD ALIGN="LEFT">\(who)</TD>\(detail)</TR></TABLE>
             """

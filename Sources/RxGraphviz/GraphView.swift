@@ -37,7 +37,8 @@ struct GraphView {
 
     func tooLarge(_ count: Int) -> RenderError {
         .viewDoesNotFit(
-            "graph view: \(count) nodes to draw, more than the limit of \(options.maxNodes); narrow it with --filter-type or --filter-site\(options.expand ? " or drop --expand" : "")"
+            "graph view: \(count) nodes to draw, more than the limit of \(options.maxNodes); narrow it with "
+                + "--filter-type or --filter-site\(options.expand ? " or drop --expand" : "")"
         )
     }
 

@@ -40,7 +40,8 @@ struct MarblesView {
         for event in events where seen.insert(event.node).inserted { lanes.append(event.node) }
         guard lanes.count <= options.maxMarbleLanes else {
             throw .viewDoesNotFit(
-                "marbles view: \(lanes.count) lanes, more than the limit of \(options.maxMarbleLanes); choose lanes with --filter-type, --filter-site or --subscription"
+                "marbles view: \(lanes.count) lanes, more than the limit of \(options.maxMarbleLanes); choose lanes "
+                    + "with --filter-type, --filter-site or --subscription"
             )
         }
 
@@ -76,7 +77,8 @@ struct MarblesView {
         let columns = axis.count
         guard columns <= options.maxMarbleColumns else {
             throw .viewDoesNotFit(
-                "marbles view: \(columns) time slots, more than the limit of \(options.maxMarbleColumns); choose lanes with --filter-type, --filter-site or --subscription"
+                "marbles view: \(columns) time slots, more than the limit of \(options.maxMarbleColumns); choose "
+                    + "lanes with --filter-type, --filter-site or --subscription"
             )
         }
 
@@ -96,7 +98,8 @@ struct MarblesView {
         for lane in lanes {
             let node = structure.byID[lane]!
             html +=
-                "<TR><TD ALIGN=\"RIGHT\"><B>\(h(node.type))</B> <FONT COLOR=\"#777777\">\(h(node.siteAndID))</FONT></TD>"
+                "<TR><TD ALIGN=\"RIGHT\"><B>\(h(node.type))</B> "
+                + "<FONT COLOR=\"#777777\">\(h(node.siteAndID))</FONT></TD>"
             for slot in 0..<columns {
                 if let here = cells[lane]?[slot] {
                     html += "<TD>" + here.map(marble).joined(separator: " ") + "</TD>"

@@ -87,6 +87,25 @@ package struct ReportModel: Encodable {
         var nodes: [UInt64]
     }
 
+    /// What holds leaked nodes (`TraceLeakReport.Root`): the banner lists these.
+    package struct LeakRoot: Encodable {
+        var node: UInt64
+        var site: String?
+        /// Why it is still there, in a few words.
+        var cause: String
+        /// The nodes it is one with (a sink and its `SinkDisposer`).
+        var cycle: [UInt64]
+        /// The leaked nodes it holds, itself included when it is one.
+        var held: [UInt64]
+        var types: [Count]
+        var sites: [Count]
+    }
+
+    package struct Count: Encodable {
+        var name: String
+        var count: Int
+    }
+
     package struct Anomaly: Encodable {
         var node: UInt64
         var kind: String
@@ -119,6 +138,7 @@ package struct ReportModel: Encodable {
     var resources = Resources()
     var subscriptions: [Subscription] = []
     var leaks: [LeakGroup] = []
+    var leakRoots: [LeakRoot] = []
     var anomalies: [Anomaly] = []
     var graph = Graph()
 
@@ -139,7 +159,7 @@ package struct ReportModel: Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case title, meta, dropped, strings, nodes, edges, steps, events, resources, subscriptions, leaks, anomalies
-        case graph
+        case graph, leakRoots
     }
 
     /// Lays out the graph of `document` (`options.expand` draws every inner subscription
@@ -227,6 +247,13 @@ package struct ReportModel: Encodable {
         self.events.virtualTime = !events.isEmpty && events.allSatisfy(\.virtualTime)
         resources = resourceSeries(ResourcesView(document, RenderOptions()))
         leaks = structure.leaks.groups.map { LeakGroup(site: $0.callSite, file: $0.fileID, nodes: $0.nodes.map(\.id)) }
+        leakRoots = structure.leaks.roots.map { root in
+            LeakRoot(
+                node: root.node.id, site: root.node.callSite, cause: root.cause.explanation,
+                cycle: root.cycle.map(\.id), held: root.held.map(\.id),
+                types: root.types.map { Count(name: $0.type, count: $0.count) },
+                sites: root.callSites.map { Count(name: $0.callSite, count: $0.count) })
+        }
         anomalies.sort { ($0.seq, $0.node) < ($1.seq, $1.node) }
     }
 

@@ -76,7 +76,8 @@ struct ResourcesView {
             chart += "<TR>"
             if level == levels {
                 chart +=
-                    "<TD ROWSPAN=\"\(levels)\" VALIGN=\"TOP\" ALIGN=\"RIGHT\"><FONT POINT-SIZE=\"9\">\(peak) </FONT></TD>"
+                    "<TD ROWSPAN=\"\(levels)\" VALIGN=\"TOP\" ALIGN=\"RIGHT\">"
+                    + "<FONT POINT-SIZE=\"9\">\(peak) </FONT></TD>"
             }
             for total in totals {
                 let filled = total > 0 && (total * levels + peak - 1) / peak >= level
@@ -89,18 +90,21 @@ struct ResourcesView {
         }
         chart += "<TR><TD ALIGN=\"RIGHT\"><FONT POINT-SIZE=\"9\">0 </FONT></TD>"
         chart +=
-            "<TD COLSPAN=\"\(bucketCount)\"><FONT POINT-SIZE=\"9\" COLOR=\"#777777\">step \(samples.first!.seq) … \(last.seq)</FONT></TD></TR></TABLE>"
+            "<TD COLSPAN=\"\(bucketCount)\"><FONT POINT-SIZE=\"9\" COLOR=\"#777777\">"
+            + "step \(samples.first!.seq) … \(last.seq)</FONT></TD></TR></TABLE>"
 
         var table = "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"4\" COLOR=\"#cccccc\">"
         table += "<TR><TD><B>type</B></TD><TD><B>peak</B></TD><TD><B>at end</B></TD><TD><B>over the steps</B></TD></TR>"
         table +=
-            "<TR><TD ALIGN=\"LEFT\"><B>total</B></TD><TD ALIGN=\"RIGHT\">\(totals.max() ?? 0)</TD><TD ALIGN=\"RIGHT\">\(last.total)</TD><TD ALIGN=\"LEFT\">\(Self.sparkline(totals))</TD></TR>"
+            "<TR><TD ALIGN=\"LEFT\"><B>total</B></TD><TD ALIGN=\"RIGHT\">\(totals.max() ?? 0)</TD>"
+            + "<TD ALIGN=\"RIGHT\">\(last.total)</TD><TD ALIGN=\"LEFT\">\(Self.sparkline(totals))</TD></TR>"
         for (type, typePeak) in top {
             let series = buckets.map { $0.map { $0.byType[type] ?? 0 }.max() ?? 0 }
             let atEnd = last.byType[type] ?? 0
             let colour = atEnd > 0 ? " BGCOLOR=\"\(Palette.leakedFill)\"" : ""
             table +=
-                "<TR><TD ALIGN=\"LEFT\">\(h(type))</TD><TD ALIGN=\"RIGHT\">\(typePeak)</TD><TD ALIGN=\"RIGHT\"\(colour)>\(atEnd)</TD><TD ALIGN=\"LEFT\">\(Self.sparkline(series))</TD></TR>"
+                "<TR><TD ALIGN=\"LEFT\">\(h(type))</TD><TD ALIGN=\"RIGHT\">\(typePeak)</TD>"
+                + "<TD ALIGN=\"RIGHT\"\(colour)>\(atEnd)</TD><TD ALIGN=\"LEFT\">\(Self.sparkline(series))</TD></TR>"
         }
         table += "</TABLE>"
 

@@ -93,6 +93,9 @@ public enum LeakCheck {
 
 /// Checks that each test leaves no core object alive: `@Test(.noLeaks)` or, for every test of
 /// a suite, `@Suite(.noLeaks)`. A failing test names each type that grew (`+1 MapSink`).
+///
+/// Under `RXTRACE` it also marks each test's start and end in the trace (`Tracing.mark`, named
+/// `Suite/test()`), so `rxtrace leaks --by-test` can say what each test left open.
 public struct NoLeaksTrait: TestTrait, SuiteTrait, TestScoping {
     public init() {}
 
@@ -106,6 +109,9 @@ public struct NoLeaksTrait: TestTrait, SuiteTrait, TestScoping {
             try await function()
             return
         }
+        let name = test.id.nameComponents.joined(separator: "/")
+        Tracing.mark(.testStarted, name)
+        defer { Tracing.mark(.testEnded, name) }
         let before = Resources.snapshot()
         try await function()
         LeakCheck.verify(since: before, comment: "\(test.name)", sourceLocation: test.sourceLocation)

@@ -36,7 +36,8 @@ public enum Trace {
         if let installed = Tracing.tracer {
             guard let enclosing = installed as? TraceRecorder else {
                 preconditionFailure(
-                    "Trace.record: a tracer that is not a TraceRecorder (\(type(of: installed))) is installed; uninstall it first"
+                    "Trace.record: a tracer that is not a TraceRecorder (\(type(of: installed))) is installed; "
+                        + "uninstall it first"
                 )
             }
             return try enclosing.record(meta: ["scope": "nested"], body)

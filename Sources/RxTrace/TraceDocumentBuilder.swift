@@ -17,6 +17,7 @@ public struct TraceDocumentBuilder {
     private var steps: [TraceStep] = []
     private var events: [TraceEvent] = []
     private var resources: [ResourceSample] = []
+    private var marks: [TraceMark] = []
     /// What a builder keeps.
     public enum Keep: Sendable {
         /// Every record: the whole document.
@@ -45,6 +46,7 @@ public struct TraceDocumentBuilder {
         case .step(let step): if keep == .everything || step.call == .subscribe { steps.append(step) }
         case .event(let event): if keep == .everything { events.append(event) }
         case .resource(let sample): resources.append(sample)
+        case .mark(let mark): marks.append(mark)
         case .disposed(let id, _), .deinitialized(let id, _), .terminated(let id, _), .anomaly(let id, _):
             if let position = index[id] {
                 apply(record, to: position)
@@ -130,11 +132,14 @@ public struct TraceDocumentBuilder {
         events.sortIfNeeded()
         var resources = resources
         resources.sortIfNeeded()
+        var marks = marks
+        marks.sortIfNeeded()
         let document = TraceDocument(
             meta: meta, nodes: nodes, edges: edges, steps: steps, events: events,
             resources: resources,
             dropped: DroppedCounts(
-                steps: status.dropped.steps, events: status.dropped.events, resources: status.dropped.resources))
+                steps: status.dropped.steps, events: status.dropped.events, resources: status.dropped.resources),
+            marks: marks)
         try document.validate(path: path)
         return document
     }
@@ -186,6 +191,7 @@ protocol Sequenced { var seq: UInt64 { get } }
 extension TraceStep: Sequenced {}
 extension TraceEvent: Sequenced {}
 extension ResourceSample: Sequenced {}
+extension TraceMark: Sequenced {}
 
 extension Array where Element: Sequenced {
     /// Stable sort by `seq`, skipped when already in order (a single-threaded recording).

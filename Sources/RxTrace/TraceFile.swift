@@ -20,7 +20,8 @@ public enum TraceFileError: Error, Equatable, CustomStringConvertible {
         case .unknownFormat(let path, let found):
             if let found {
                 return
-                    "\(path): unknown trace format \"\(found)\" (this rxtrace reads \"\(TraceDocument.currentFormat)\" and \"\(TraceRecordReader.formatName)\")"
+                    "\(path): unknown trace format \"\(found)\" (this rxtrace reads "
+                    + "\"\(TraceDocument.currentFormat)\" and \"\(TraceRecordReader.formatName)\")"
             }
             return "\(path): not a trace (no \"format\" field)"
         case .invalid(let path, let reason): return "\(path): invalid trace: \(reason)"

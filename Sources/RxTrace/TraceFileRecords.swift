@@ -16,6 +16,8 @@ public enum TraceFileRecord: Sendable, Equatable {
     case terminated(node: UInt64, seq: UInt64)
     case anomaly(node: UInt64, TraceAnomalyRecord)
     case resource(ResourceSample)
+    /// A point the program marked (a test started or ended).
+    case mark(TraceMark)
     /// The writer let these go (counts since the previous drop record).
     case drop(TraceDrop)
     /// A clean end: everything recorded is in the file.
@@ -383,6 +385,16 @@ public enum TraceRecordReader {
                 case Tag.deinitialized: return .deinitialized(node: node, seq: seq)
                 default: return .terminated(node: node, seq: seq)
                 }
+            case Tag.mark:
+                try cursor.nextField()
+                let seq = try cursor.parseUInt()
+                try cursor.nextField()
+                let kind: TraceMarkKind = try enumField(&cursor, "mark kind")
+                try cursor.nextField()
+                let name = try string(&cursor)
+                let thread = try trailingString(&cursor)
+                see(seq)
+                return .mark(TraceMark(seq: seq, kind: kind, name: name, thread: thread))
             case Tag.anomaly:
                 try cursor.nextField()
                 let node = try cursor.parseUInt()
@@ -458,6 +470,7 @@ public enum TraceRecordReader {
         static let deinitialized: UInt64 = pack("x")
         static let terminated: UInt64 = pack("t")
         static let anomaly: UInt64 = pack("a")
+        static let mark: UInt64 = pack("m")
         static let resource: UInt64 = pack("r")
         static let drop: UInt64 = pack("drop")
         static let end: UInt64 = pack("end")

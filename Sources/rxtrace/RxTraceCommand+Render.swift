@@ -62,6 +62,7 @@ extension RxTraceCommand {
             }
             // The graph view needs no steps but `subscribe` and no events: stream the file.
             let document = view == .graph ? try readTraceGraph(trace).graph : try readTrace(trace)
+            noteIfCut(document, trace)
             let options = RenderOptions(
                 expand: expand, filterType: filterType, filterSite: filterSite, subscription: subscription)
             let data: Data

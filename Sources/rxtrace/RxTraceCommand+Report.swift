@@ -36,6 +36,7 @@ extension RxTraceCommand {
 
         func run() throws {
             let document = try readTrace(trace)
+            noteIfCut(document, trace)
             let model = ReportModel(document, options: RenderOptions(expand: expand))
             if let note = model.graphNote { Console.error("rxtrace: note: the report has no graph: \(note)") }
             let page = try ReportPage.html(model)

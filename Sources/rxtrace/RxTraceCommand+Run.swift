@@ -87,7 +87,8 @@ extension RxTraceCommand {
             }
             guard manager.fileExists(atPath: traceURL.path) else {
                 throw CLIError.run(
-                    "\(executable.lastPathComponent) wrote no trace to \(traceURL.path) (does it record when RXTRACE is set?)"
+                    "\(executable.lastPathComponent) wrote no trace to \(traceURL.path) "
+                        + "(does it record when RXTRACE is set?)"
                 )
             }
             let document = try readTrace(traceURL.path)

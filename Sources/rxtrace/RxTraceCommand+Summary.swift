@@ -42,7 +42,8 @@ extension RxTraceCommand {
             text += "subscriptions: \(subscriptionCount)\n"
             for info in Trace.subscriptions(of: structure, limit: 20) {
                 text +=
-                    "  \(info.number): \(info.root.type) #\(info.root.id)\(info.root.callSite.map { " at \($0)" } ?? ""), \(info.nodeCount) nodes"
+                    "  \(info.number): \(info.root.type) #\(info.root.id)"
+                    + "\(info.root.callSite.map { " at \($0)" } ?? ""), \(info.nodeCount) nodes"
                 text += info.innerCount > 0 ? ", \(info.innerCount) inner\n" : "\n"
             }
             if subscriptionCount > 20 { text += "  … \(subscriptionCount - 20) more\n" }

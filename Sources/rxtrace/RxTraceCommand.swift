@@ -19,7 +19,8 @@ struct RxTraceCommand: ParsableCommand {
             rxtrace/1 (one JSON document); both are read, and a trace cut short by a crash or a kill \
             reads as what it holds. `convert` writes either form.
 
-            Exit status: 0 success; 1 leaks found (leaks; a trace cut short exits 0); 2 bad input or usage (missing, empty, \
+            Exit status: 0 success; 1 leaks found (leaks; a trace cut short exits 0); 2 bad input or usage \
+            (missing, empty, \
             malformed or unknown-format trace, a view that does not fit the trace, bad options); \
             3 rendering or writing the output failed; 4 the program given to `run` could not be \
             started or wrote no trace.
@@ -87,6 +88,14 @@ func readTrace(_ path: String) throws -> TraceDocument {
     } catch {
         throw CLIError.badInput(error.description)
     }
+}
+
+/// One line on stderr when `document` was cut short (no end record): what is drawn stops there.
+func noteIfCut(_ document: TraceDocument, _ path: String) {
+    guard let cut = document.meta["cut"] else { return }
+    Console.error(
+        "rxtrace: note: \(path) was cut short at \(cut) (no end record: the program crashed, was killed, "
+            + "or is still running); drawing what it holds")
 }
 
 /// Reads a trace's graph, counting its steps and events without keeping them

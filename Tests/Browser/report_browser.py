@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Drives `rxtrace report` pages in Debian's headless Chromium (Selenium, chromedriver).
 
-    report_browser.py check --mojito MOJITO.html --leaky LEAKY.html --expect JSON --artifacts DIR
+    report_browser.py check --mojito MOJITO.html --leaky LEAKY.html --cut CUT.html --expect JSON --artifacts DIR
     report_browser.py measure REPORT.html [--steps N]
 
 `check` is the browser half of rxtraceTests' ReportBrowserTests, which records the traces,
@@ -228,6 +228,17 @@ def check_leaky(driver, path, expected, artifacts):
     print(f"ok: leaky: {len(links)} leak links at {expected['sites']}, each to a red node")
 
 
+def check_cut(driver, path, expected, artifacts):
+    open_page(driver, path)
+    cut = driver.find_element(By.ID, "cut")
+    expect(cut.text.startswith(f"Cut short at {expected['cut']}"), f"cut: the banner says {cut.text!r}")
+    leaks = driver.find_element(By.ID, "leaks")
+    title = f"Open at the cut: {expected['open']} nodes, held by {expected['roots']} root"
+    expect(leaks.text.startswith(title), f"cut: the leak banner says {leaks.text!r}, not {title!r}…")
+    driver.save_screenshot(os.path.join(artifacts, "report-cut.png"))
+    print(f"ok: cut: the page says it was cut short at {expected['cut']}, {expected['open']} nodes open at the cut")
+
+
 def check(arguments):
     expected = json.loads(arguments.expect)
     os.makedirs(arguments.artifacts, exist_ok=True)
@@ -237,6 +248,7 @@ def check(arguments):
         for page, path, run in (
             ("mojito", arguments.mojito, check_mojito),
             ("leaky", arguments.leaky, check_leaky),
+            ("cut", arguments.cut, check_cut),
         ):
             try:
                 run(driver, path, expected[page], arguments.artifacts)
@@ -321,6 +333,7 @@ def main():
     checking = commands.add_parser("check")
     checking.add_argument("--mojito", required=True)
     checking.add_argument("--leaky", required=True)
+    checking.add_argument("--cut", required=True)
     checking.add_argument("--expect", required=True, help="what the pages should show (JSON)")
     checking.add_argument("--artifacts", required=True, help="where the screenshots go")
     measuring = commands.add_parser("measure")

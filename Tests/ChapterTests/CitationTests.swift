@@ -89,7 +89,10 @@ import Testing
                 let anchors = Markdown.anchors(in: try Self.read(file))
                 #expect(
                     anchors.contains(parts[1]),
-                    "\(page): the link [\(link.text)](\(target)) names the anchor #\(parts[1]), which \(file) does not have"
+                    """
+                    \(page): the link [\(link.text)](\(target)) names the anchor #\(parts[1]), \
+                    which \(file) does not have
+                    """
                 )
             }
         }
@@ -102,7 +105,10 @@ import Testing
             let path = citation.path
             if path.hasSuffix(".swift"), !Self.rooted(path) {
                 Issue.record(
-                    "\(page) cites `\(path)`: write a Swift file's path from the repository root (Sources/…, Chapters/…)"
+                    """
+                    \(page) cites `\(path)`: write a Swift file's path from the repository root \
+                    (Sources/…, Chapters/…)
+                    """
                 )
                 continue
             }

@@ -84,7 +84,12 @@ import Testing
                 "\(folder)/\(readme) shows \(blocks.count) exercises, main.swift runs \(exercises.count)")
             for (exercise, block) in zip(exercises, blocks) where exercise.code != block {
                 Issue.record(
-                    "\(folder)/\(readme): exercise \(exercise.number)'s code is not what main.swift runs:\n\(block)\n---\n\(exercise.code)"
+                    """
+                    \(folder)/\(readme): exercise \(exercise.number)'s code is not what main.swift runs:
+                    \(block)
+                    ---
+                    \(exercise.code)
+                    """
                 )
             }
             #expect(

@@ -14,12 +14,13 @@ import TraceFixtures
     /// Everything a structure says, as lines.
     private func lines(_ structure: TraceStructure) -> [String] {
         var lines = structure.subscriptions.map { s in
-            "\(s.number) root \(s.root) nodes \(s.nodes) all \(s.allNodes.sorted()) count \(s.nodeCount) producers \(s.producers.sorted())"
+            "\(s.number) root \(s.root) nodes \(s.nodes) all \(s.allNodes.sorted()) count \(s.nodeCount) "
+                + "producers \(s.producers.sorted())"
                 + s.inner.map { " inner \($0.nodes) \($0.signature)" }.joined()
         }
         lines.append("observables \(structure.observables)")
         lines.append("leaked \(structure.leaked.sorted())")
-        lines.append("leak nodes \(structure.leaks.nodes.map(\.id)) roots \(structure.leaks.roots.map(\.id))")
+        lines.append("leak nodes \(structure.leaks.nodes.map(\.id)) roots \(structure.leaks.rootDisposables.map(\.id))")
         for s in structure.subscriptions {
             for id in s.allNodes.sorted() {
                 lines.append("\(id) in \(structure.subscription(containing: id)?.number ?? 0)")
@@ -30,7 +31,8 @@ import TraceFixtures
 
     private func lines(_ structure: ReferenceStructure) -> [String] {
         var lines = structure.subscriptions.map { s in
-            "\(s.number) root \(s.root) nodes \(s.nodes) all \(s.allNodes.sorted()) count \(s.allNodes.count) producers \(s.producers.sorted())"
+            "\(s.number) root \(s.root) nodes \(s.nodes) all \(s.allNodes.sorted()) count \(s.allNodes.count) "
+                + "producers \(s.producers.sorted())"
                 + s.inner.map { " inner \($0.nodes) \($0.signature)" }.joined()
         }
         lines.append("observables \(structure.observables)")

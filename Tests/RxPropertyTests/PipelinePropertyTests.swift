@@ -17,7 +17,7 @@ struct PropertySettings {
         return settings
     }
 
-    /// One case in four runs under a trace recorder.
+    /// One case in four runs under a trace recorder (and again without, for the same output).
     static func traced(_ seed: UInt64) -> Bool { seed % 4 == 0 }
 }
 
@@ -94,8 +94,10 @@ struct PropertyCheckTests {
         let pipeline = PipelineCase(sources: [SourceSpec(hot: true, events: [])], ops: [.toArray], disposeAt: 1019)
         let subject = PublishSubject<Int>()
         var kept: Disposable?
-        // A run that leaves a subscription open behind it.
+        // A run that leaves a subscription open behind it (until the next run: the traced run is
+        // checked, then run again untraced).
         let leaky = { (pipeline: PipelineCase) -> Outcome in
+            kept?.dispose()
             kept = subject.map { $0 }.subscribe()
             return PipelineRun.run(pipeline)
         }
@@ -106,6 +108,27 @@ struct PropertyCheckTests {
         #expect(found.contains { $0.hasPrefix("Resources.total went from") })
         #expect(found.contains { $0.hasPrefix("trace: ") && $0.contains("nodes alive at the end") })
         #expect(Properties.violations(of: pipeline, traced: true).isEmpty)
+    }
+
+    @Test func outputCheckCatchesARunThatTracingChanges() {
+        let pipeline = PipelineCase(
+            sources: [SourceSpec(hot: true, events: [.init(time: 221, kind: .next(1))])],
+            ops: [.map(multiplier: 2, offset: 0)],
+            disposeAt: 1019)
+        // A run that behaves otherwise while a tracer is installed.
+        let changed = { (pipeline: PipelineCase) -> Outcome in
+            var outcome = PipelineRun.run(pipeline)
+            if Tracing.isOn { outcome.events.append(.next(999, 7)) }
+            return outcome
+        }
+        let found = Properties.violations(of: pipeline, traced: true, run: changed)
+        #expect(found.contains { $0.hasPrefix("traced, the observer got ") && $0.contains("next(7) @ 999") })
+        #expect(Properties.violations(of: pipeline, traced: true).isEmpty)
+        #expect(
+            Properties.sameOutput(
+                traced: Outcome(events: [], subscriptions: [("s0", [Subscription(200, 300)])]),
+                untraced: Outcome(events: [], subscriptions: [("s0", [Subscription(200)])])
+            ).count == 1)
     }
 
     @Test func theModelFollowsRxSwiftsZipAndCombineLatest() {
@@ -179,7 +202,8 @@ struct PropertyCheckTests {
                 let s0 = scheduler.createHotObservable([.next(221, 1), .error(241, opTestError)])
                 let s1 = scheduler.createColdObservable([.completed(22)])
                 let result = scheduler.start(disposed: 519) { () -> Observable<Int> in
-                    let p1 = s0.asObservable().flatMap { x in scheduler.createColdObservable([.next(10, x &+ 1), .completed(20)]) }
+                    let p1 = s0.asObservable().flatMap { x in \
+                scheduler.createColdObservable([.next(10, x &+ 1), .completed(20)]) }
                     let p2s = p1.share(replay: 1)
                     let p2 = Observable.merge(p2s, p2s.skip(1))
                     let p3 = Observable.zip(p2, s1) { $0 &* 31 &+ $1 }

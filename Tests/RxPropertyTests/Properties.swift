@@ -4,8 +4,9 @@ import RxTrace
 
 /// The properties every pipeline must keep, checked on one run of a case.
 enum Properties {
-    /// Runs `pipeline` (under a trace recorder when `traced`) and returns what it broke, one
-    /// line each; empty when it kept every property.
+    /// Runs `pipeline` (under a trace recorder when `traced`, and then once more untraced, which
+    /// must give the same output) and returns what it broke, one line each; empty when it kept
+    /// every property.
     static func violations(
         of pipeline: PipelineCase, traced: Bool, run: (PipelineCase) -> Outcome = PipelineRun.run
     ) -> [String] {
@@ -30,7 +31,25 @@ enum Properties {
         if Resources.total != totalBefore {
             found.append("Resources.total went from \(totalBefore) to \(Resources.total)")
         }
-        if let document { found += traceViolations(document) }
+        if let document {
+            found += traceViolations(document)
+            found += sameOutput(traced: outcome, untraced: run(pipeline))
+        }
+        return found
+    }
+
+    /// Tracing changes nothing a program does: the traced run's events and subscriptions are
+    /// the untraced run's, one for one.
+    static func sameOutput(traced: Outcome, untraced: Outcome) -> [String] {
+        var found: [String] = []
+        if "\(traced.events)" != "\(untraced.events)" {
+            found.append("traced, the observer got \(traced.events); untraced \(untraced.events)")
+        }
+        let tracedSubscriptions = traced.subscriptions.map { "\($0.name): \($0.subscriptions)" }
+        let untracedSubscriptions = untraced.subscriptions.map { "\($0.name): \($0.subscriptions)" }
+        if tracedSubscriptions != untracedSubscriptions {
+            found.append("traced, the subscriptions were \(tracedSubscriptions); untraced \(untracedSubscriptions)")
+        }
         return found
     }
 

@@ -6,7 +6,8 @@ import Testing
 @Suite(.serialized) struct GraphTests {
     let file = "GraphTests.swift"
 
-    /// 001's reference (docs/architecture.md, "The subscribe flow, file by file"): `create` → `subscribe(onNext:)` → `dispose()` (001, step1…step9).
+    /// 001's reference (docs/architecture.md, "The subscribe flow, file by file"): `create` →
+    /// `subscribe(onNext:)` → `dispose()` (001, step1…step9).
     @Test func createAndSubscribeGiveTheDocumentsSteps() {
         var l1: UInt = 0, l3: UInt = 0, l5: UInt = 0
         var printed: [String] = []

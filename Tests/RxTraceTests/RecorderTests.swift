@@ -57,7 +57,10 @@ final class ObserverBox<Element>: @unchecked Sendable {
                 "AnonymousObserver", "SinkDisposer", "AnonymousObservableSink", "BinaryDisposable",
             ])
         #expect(report.groups.first?.fileID == "RxTraceTests/\(file)")
-        #expect(report.roots.map(\.id) == [6])
+        #expect(report.rootDisposables.map(\.id) == [6])
+        // One root, the disposable `subscribe` returned, holding all five.
+        #expect(report.roots.map(\.node.id) == [6] && report.roots.first?.cause == .disposable)
+        #expect(report.roots.first?.held.map(\.id) == [2, 3, 4, 5, 6])
         // Read back from the file, the same report.
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("leak-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: url) }
@@ -323,9 +326,9 @@ final class ObserverBox<Element>: @unchecked Sendable {
         #expect(anomalies.first?.1 == .reentrantOn)
     }
 
-    /// The same with a subscriber that is not a node: reported on the subject, whose hop
-    /// delivers to it.
-    @Test func reentrantOnIntoAPlainObserverIsReportedOnTheSubject() {
+    /// The same with a subscriber of the user's own (not an `ObserverBase`): it is a node too,
+    /// and the subject's hop, which delivers to it, reports it there.
+    @Test func reentrantOnIntoAnObserverOfYourOwnIsReportedOnIt() {
         final class Echo: ObserverType {
             var subject: PublishSubject<Int>?
             var received: [Int] = []
@@ -349,7 +352,7 @@ final class ObserverBox<Element>: @unchecked Sendable {
         #expect(echo.received == [1, 2])
         let anomalies = trace.nodes.flatMap { node in node.anomalies.map { (node.type, $0.kind, $0.detail) } }
         #expect(anomalies.count == 1)
-        #expect(anomalies.first?.0 == "PublishSubject")
+        #expect(anomalies.first?.0 == "Echo")
         #expect(anomalies.first?.1 == .reentrantOn)
         #expect(anomalies.first?.2.contains("(from subject ") == true)
     }

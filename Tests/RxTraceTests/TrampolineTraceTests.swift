@@ -129,7 +129,8 @@ import Testing
             }
         }
         let names = trace.steps.filter { $0.call == .on || $0.call == .onCore }.map {
-            "\($0.call.rawValue) \(Self.name(trace, $0.from).split(separator: "#")[0])→\(Self.name(trace, $0.to).split(separator: "#")[0])"
+            "\($0.call.rawValue) \(Self.name(trace, $0.from).split(separator: "#")[0])"
+                + "→\(Self.name(trace, $0.to).split(separator: "#")[0])"
         }
         #expect(
             names == [

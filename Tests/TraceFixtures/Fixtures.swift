@@ -5,9 +5,9 @@ import RxTrace
 
 /// Hand-built traces in the shape the recorder writes.
 public enum Fixtures {
-    /// The documents' first example (docs/architecture.md, "The subscribe flow, file by file"): `create` + `subscribe(onNext:)`,
-    /// nodes 1–6, step1…step9. With `disposed: false` the `d.dispose()` line is gone and
-    /// nodes 2–6 stay alive.
+    /// The documents' first example (docs/architecture.md, "The subscribe flow, file by file"):
+    /// `create` + `subscribe(onNext:)`, nodes 1–6, step1…step9. With `disposed: false` the
+    /// `d.dispose()` line is gone and nodes 2–6 stay alive.
     public static func reference(disposed: Bool = true) -> TraceDocument {
         var nodes = [
             TraceNode(

@@ -51,9 +51,12 @@ import TraceFixtures
         let leaks = try CLI.run(["leaks", trace], in: scratch.url)
         #expect(leaks.status == 0)
         #expect(leaks.out.hasPrefix("trace cut short at seq \(lastSeq) (no end record"), "\(leaks.out)")
-        #expect(leaks.out.contains("5 nodes were open at the cut, at 2 call sites (not called leaks"))
-        #expect(leaks.out.contains("main.swift:5: 4 open at the cut"))
+        #expect(leaks.out.contains("5 nodes were open at the cut, held by 1 root (not called leaks"))
+        #expect(leaks.out.contains("BinaryDisposable #6 at main.swift:5: "))
         #expect(!leaks.out.contains("leaked"))
+        let nodes = try CLI.run(["leaks", trace, "--nodes"], in: scratch.url)
+        #expect(nodes.status == 0)
+        #expect(nodes.out.contains("main.swift:5: 4 open at the cut"))
 
         let render = try CLI.run(["render", trace, "-o", "graph.svg"], in: scratch.url)
         #expect(render.status == 0, "\(render.stderr)")
@@ -62,7 +65,7 @@ import TraceFixtures
         // The same run ended cleanly: those are leaks.
         let ended = try CLI.run(["leaks", try scratch.write(document, "ended.rxt", format: .v2)], in: scratch.url)
         #expect(ended.status == 1)
-        #expect(ended.out.hasPrefix("5 leaked nodes at 2 call sites:"))
+        #expect(ended.out.hasPrefix("5 leaked nodes at 2 call sites, held by 1 root:"))
     }
 
     @Test func malformedLineIsRefusedNamingIt() throws {

@@ -51,6 +51,20 @@ import Glibc
             let result = try CLI.run(arguments, in: scratch.url)
             #expect(result.status == 0 && !result.signalled, "rxtrace \(arguments[0]): \(result.stderr)")
         }
+        // render and report draw what a cut trace holds, and say so: one line on stderr, a
+        // banner on the page (its data carries the cut).
+        for arguments in [
+            ["render", "t.trace", "--view", "resources", "-o", "resources.svg"],
+            ["report", "t.trace", "-o", "report.html"],
+        ] {
+            let result = try CLI.run(arguments, in: scratch.url)
+            #expect(result.status == 0, "rxtrace \(arguments[0]): \(result.stderr)")
+            let note = "rxtrace: note: t.trace was cut short at seq "
+            #expect(result.stderr.hasPrefix(note) == cut, "rxtrace \(arguments[0]): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").filter { $0.contains("cut short") }.count == (cut ? 1 : 0))
+        }
+        let page = try String(contentsOf: scratch.url.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(page.contains("\"cut\":\"seq ") == cut)
         let leaks = try CLI.run(["leaks", "t.trace"], in: scratch.url)
         let said = String(decoding: leaks.stdout, as: UTF8.self)
         #expect(leaks.status == (cut ? 0 : 1) && !leaks.signalled, "rxtrace leaks: \(said) \(leaks.stderr)")

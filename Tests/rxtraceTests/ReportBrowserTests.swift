@@ -68,7 +68,16 @@ struct ReportBrowserTests {
         let leaks = TraceLeakReport(leaky)
         #expect(!leaks.isEmpty)
 
-        for (trace, page) in [(mojitoTrace, "mojito.html"), (try scratch.write(leaky, "leaky.json"), "leaky.html")] {
+        // The same trace cut short: its `end` line gone, as a killed program leaves it.
+        let whole = String(decoding: leaky.jsonLinesData(), as: UTF8.self).split(separator: "\n")
+        try (whole.dropLast().joined(separator: "\n") + "\n").write(
+            to: scratch.url.appendingPathComponent("cut.rxt"), atomically: true, encoding: .utf8)
+        let cut = try TraceDocument.read(from: scratch.url.appendingPathComponent("cut.rxt"))
+        let cutSeq = try #require(cut.meta["cut"])
+        for (trace, page) in [
+            (mojitoTrace, "mojito.html"), (try scratch.write(leaky, "leaky.json"), "leaky.html"),
+            ("cut.rxt", "cut.html"),
+        ] {
             let result = try CLI.run(["report", trace, "-o", page], in: scratch.url)
             #expect(result.status == 0, "rxtrace report \(trace): \(result.stderr)")
         }
@@ -96,6 +105,7 @@ struct ReportBrowserTests {
                 ],
             ],
             "leaky": ["sites": leaks.groups.map(\.callSite), "leaked": leaks.nodes.map(\.id)],
+            "cut": ["cut": cutSeq, "open": leaks.nodes.count, "roots": leaks.roots.count],
         ]
         let artifacts = Browser.root.appendingPathComponent("out/browser-test")
         let json = String(
@@ -105,10 +115,13 @@ struct ReportBrowserTests {
                 Browser.root.appendingPathComponent("Tests/Browser/report_browser.py").path, "check",
                 "--mojito", scratch.url.appendingPathComponent("mojito.html").path,
                 "--leaky", scratch.url.appendingPathComponent("leaky.html").path,
+                "--cut", scratch.url.appendingPathComponent("cut.html").path,
                 "--expect", json, "--artifacts", artifacts.path,
             ], timeout: 240)
         #expect(run.status == 0, "the browser check failed:\n\(run.output)")
-        #expect(run.output.contains("ok: mojito") && run.output.contains("ok: leaky"), "\(run.output)")
+        #expect(
+            run.output.contains("ok: mojito") && run.output.contains("ok: leaky") && run.output.contains("ok: cut"),
+            "\(run.output)")
         let screenshot = artifacts.appendingPathComponent("report-mojito-forwardOn.png")
         #expect(FileManager.default.fileExists(atPath: screenshot.path))
     }

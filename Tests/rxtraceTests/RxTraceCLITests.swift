@@ -274,15 +274,33 @@ final class Scratch {
         let trace = try scratch.write(Fixtures.reference(disposed: false))
         let result = try CLI.run(["leaks", trace], in: scratch.url)
         #expect(result.status == 1)
-        #expect(result.out.hasPrefix("5 leaked nodes at 2 call sites:"))
-        #expect(result.out.contains("main.swift:5: 4 never disposed"))
-        #expect(result.out.contains("main.swift:3: 1 never disposed"))
+        // One root, the disposable subscribe returned, holding the whole subscription.
+        #expect(
+            result.out == """
+                5 leaked nodes at 2 call sites, held by 1 root:
+
+                BinaryDisposable #6 at main.swift:5: a subscription's disposable, still alive and never disposed
+                  holds 5 leaked nodes: AnonymousDisposable 1, AnonymousObservableSink 1, AnonymousObserver 1, \
+                BinaryDisposable 1, SinkDisposer 1
+                  made at: main.swift:5 (4), main.swift:3 (1)
+
+                (rxtrace leaks --nodes \(trace) lists every node by the call site that made it)
+
+                """)
+        // Every node, on request.
+        let nodes = try CLI.run(["leaks", trace, "--nodes"], in: scratch.url)
+        #expect(nodes.status == 1)
+        #expect(nodes.out.contains("\nEvery node, by the call site that made it:\nmain.swift:5: 4 never disposed\n"))
+        #expect(nodes.out.contains("main.swift:3: 1 never disposed"))
         for type in [
             "AnonymousObserver", "SinkDisposer", "AnonymousObservableSink", "BinaryDisposable", "AnonymousDisposable",
         ] {
-            #expect(result.out.contains(type))
+            #expect(nodes.out.contains("  \(type) ("))
         }
-        #expect(!result.out.contains("AnonymousObservable (producer)"))
+        #expect(!nodes.out.contains("AnonymousObservable (producer)"))
+        // No marks: --by-test says so.
+        let byTest = try CLI.run(["leaks", trace, "--by-test"], in: scratch.url)
+        #expect(byTest.status == 2 && byTest.stderr.contains("no test marks"), "\(byTest.stderr)")
     }
 
     @Test func disposedSubscriptionIsNoLeak() throws {

@@ -143,7 +143,10 @@ func writeTraces(_ directory: URL) throws {
     let v1Size = Double((try FileManager.default.attributesOfItem(atPath: v1URL.path)[.size] as? Int) ?? 0)
     let records = document.nodes.count * 3 + document.edges.count + document.steps.count + document.events.count
     print(
-        "trace: \(document.nodes.count) nodes, \(document.steps.count) steps, \(document.events.count) events; rxtrace/2 \(String(format: "%.1f", v2Size / 1e6)) MB (\(String(format: "%.0f", v2Size / Double(records))) bytes/record), rxtrace/1 JSON \(String(format: "%.1f", v1Size / 1e6)) MB"
+        "trace: \(document.nodes.count) nodes, \(document.steps.count) steps, \(document.events.count) events; "
+            + "rxtrace/2 \(String(format: "%.1f", v2Size / 1e6)) MB "
+            + "(\(String(format: "%.0f", v2Size / Double(records))) bytes/record), "
+            + "rxtrace/1 JSON \(String(format: "%.1f", v1Size / 1e6)) MB"
     )
 }
 
@@ -172,11 +175,14 @@ let v2Size = Double((try FileManager.default.attributesOfItem(atPath: v2URL.path
 if let rxtracePath {
     if let cli = bestChild(rxtracePath, ["summary", v2URL.path]) {
         print(
-            "rxtrace summary (rxtrace/2):               \(String(format: "%.2f", cli.seconds)) s, peak \(String(format: "%.0f", cli.peakMB)) MB (\(String(format: "%.2f", cli.peakMB * 1e6 / v2Size))× the file)"
+            "rxtrace summary (rxtrace/2):               \(String(format: "%.2f", cli.seconds)) s, "
+                + "peak \(String(format: "%.0f", cli.peakMB)) MB "
+                + "(\(String(format: "%.2f", cli.peakMB * 1e6 / v2Size))× the file)"
         )
         if let python = bestChild("python3", ["-c", "import json,sys; json.load(open(sys.argv[1]))", v1URL.path]) {
             print(
-                "python3 json.load (same trace as v1 JSON): \(String(format: "%.2f", python.seconds)) s, peak \(String(format: "%.0f", python.peakMB)) MB"
+                "python3 json.load (same trace as v1 JSON): \(String(format: "%.2f", python.seconds)) s, "
+                    + "peak \(String(format: "%.0f", python.peakMB)) MB"
             )
             print("rxtrace summary / python json.load:        \(String(format: "%.2f", cli.seconds / python.seconds))×")
         } else {
@@ -193,7 +199,8 @@ let parse = try best {
     _ = try TraceRecordReader.read(from: v2URL) { _ in visited += 1 }
 }
 print(
-    "parse   (TraceRecordReader, every record): \(String(format: "%.2f", parse)) s, \(String(format: "%.0f", v2Size / 1e6 / parse)) MB/s, \(visited) records"
+    "parse   (TraceRecordReader, every record): \(String(format: "%.2f", parse)) s, "
+        + "\(String(format: "%.0f", v2Size / 1e6 / parse)) MB/s, \(visited) records"
 )
 var summaryText = ""
 let graph = try best {

@@ -159,7 +159,9 @@ func runThreadedOnce(environment: [String: String]) -> ThreadedRun? {
 /// seen so far among children, so the traced runs go last).
 func runThreadedComparison(rounds: Int, formats: [String]) {
     print(
-        "TraceBench --threaded: \(threadedFeeders) threads × \(elementsPerFeeder) elements → two subjects → merge → observe(on:) → flatMap { just.delay(1 ms) }; \(cycleThreads) threads × \(cyclesPerThread) subscribe/dispose cycles, then the same cycles from 1 thread; best of \(rounds)"
+        "TraceBench --threaded: \(threadedFeeders) threads × \(elementsPerFeeder) elements → two subjects → merge "
+            + "→ observe(on:) → flatMap { just.delay(1 ms) }; \(cycleThreads) threads × \(cyclesPerThread) "
+            + "subscribe/dispose cycles, then the same cycles from 1 thread; best of \(rounds)"
     )
     func best(_ environment: [String: String]) -> ThreadedRun? {
         var result: ThreadedRun?
@@ -186,7 +188,8 @@ func runThreadedComparison(rounds: Int, formats: [String]) {
     print(
         String(
             format:
-                "untraced:  events %6.0f ms, subscribe/dispose %6.0f ms (1 thread: %4.0f ms), wall %6.0f ms, exit pause %5.0f ms, peak %4.0f MB",
+                "untraced:  events %6.0f ms, subscribe/dispose %6.0f ms (1 thread: %4.0f ms), wall %6.0f ms, "
+                + "exit pause %5.0f ms, peak %4.0f MB",
             off.eventsNS / 1e6, off.cyclesNS / 1e6, off.oneThreadNS / 1e6, off.wallNS / 1e6, off.exitPauseNS / 1e6,
             off.peakMB))
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("tracebench-threaded-\(getpid()).trace")
@@ -201,7 +204,8 @@ func runThreadedComparison(rounds: Int, formats: [String]) {
         print(
             String(
                 format:
-                    "RXTRACE_FORMAT=%@: events %6.0f ms (%.1f×), subscribe/dispose %6.0f ms (%.1f×; 1 thread: %4.0f ms, %.1f×), wall %6.0f ms (%.1f×), exit pause %5.0f ms, peak %4.0f MB",
+                    "RXTRACE_FORMAT=%@: events %6.0f ms (%.1f×), subscribe/dispose %6.0f ms (%.1f×; 1 thread: "
+                    + "%4.0f ms, %.1f×), wall %6.0f ms (%.1f×), exit pause %5.0f ms, peak %4.0f MB",
                 format, on.eventsNS / 1e6, on.eventsNS / off.eventsNS, on.cyclesNS / 1e6, on.cyclesNS / off.cyclesNS,
                 on.oneThreadNS / 1e6, on.oneThreadNS / off.oneThreadNS,
                 on.wallNS / 1e6, on.wallNS / off.wallNS, on.exitPauseNS / 1e6, on.peakMB))
@@ -212,7 +216,8 @@ func runThreadedComparison(rounds: Int, formats: [String]) {
         print(
             String(
                 format:
-                    "    subscribe/dispose processor time per cycle, all threads: 4 threads %.1f µs (%.1f×), 1 thread %.1f µs (%.1f×)",
+                    "    subscribe/dispose processor time per cycle, all threads: 4 threads %.1f µs (%.1f×), "
+                    + "1 thread %.1f µs (%.1f×)",
                 on.cyclesCPUNS / cycles / 1e3, on.cyclesCPUNS / off.cyclesCPUNS, on.oneThreadCPUNS / cycles / 1e3,
                 on.oneThreadCPUNS / off.oneThreadCPUNS))
         let mb = Double(on.traceBytes) / 1_048_576

@@ -167,7 +167,8 @@ if compiledOut.isFinite {
     print(
         String(
             format:
-                "off / compiled out:     %7.3f  (target ≤ 1.05; median of %d paired rounds, %.3f–%.3f; ratio of the bests %.3f)",
+                "off / compiled out:     %7.3f  (target ≤ 1.05; median of %d paired rounds, %.3f–%.3f; "
+                + "ratio of the bests %.3f)",
             pairRatios[pairRatios.count / 2], pairRatios.count, pairRatios.first!, pairRatios.last!, off / compiledOut))
 }
 
@@ -190,7 +191,8 @@ if let recorder = last {
     let document = recorder.snapshot()
     let snapshotMS = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     print(
-        "ring: \(document.steps.count) steps kept, \(document.dropped.steps) dropped; \(document.events.count) events kept, \(document.dropped.events) dropped; \(document.nodes.count) nodes"
+        "ring: \(document.steps.count) steps kept, \(document.dropped.steps) dropped; \(document.events.count) "
+            + "events kept, \(document.dropped.events) dropped; \(document.nodes.count) nodes"
     )
     print(String(format: "snapshot of the full rings: %.0f ms", snapshotMS))
 }
@@ -198,7 +200,8 @@ if let memoryBefore, let memoryWithRing {
     print(
         String(
             format:
-                "resident memory: %.0f MB before recording, %.0f MB with one full recorder (newest %d steps and events kept; one %d-byte record per traced call)",
+                "resident memory: %.0f MB before recording, %.0f MB with one full recorder (newest %d steps and "
+                + "events kept; one %d-byte record per traced call)",
             memoryBefore, memoryWithRing, TraceRecorder.Options.defaultRingCapacity, TraceRecorder.recordSizes.step))
 }
 

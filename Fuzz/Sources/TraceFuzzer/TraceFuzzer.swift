@@ -31,6 +31,7 @@ public func traceFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int)
     }
     guard let document = try? TraceDocument.decode(data, path: "<fuzz>") else { return 0 }
     _ = Trace.leaks(in: document)
+    _ = TraceTestReport(document)
     _ = Trace.summary(of: document)
     // Small limits keep each run fast; past them a view must say so, not crash.
     let options = RenderOptions(maxNodes: 300, maxSteps: 300, maxMarbleColumns: 100, maxMarbleLanes: 50)

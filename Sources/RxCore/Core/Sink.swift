@@ -1,9 +1,8 @@
 import Synchronization
 
-// The bits of `Sink.flags` (docs/architecture.md, "The flag byte"). Subclasses may keep flags of
-// their own in the higher bits (`create`'s sink keeps "stopped" there).
+// The first bit of `Sink.flags` (docs/architecture.md, "The flag byte"). Subclasses may keep flags
+// of their own in the higher bits (`create`'s sink keeps "stopped" there).
 let sinkDisposedFlag: UInt8 = 1
-let sinkTracedFlag: UInt8 = 2
 
 /// The per-subscription worker of a `Producer` (step8 of 001): holds the downstream observer,
 /// forwards events to it with `forwardOn` until disposed, and disposes its `cancel` when done.
@@ -12,13 +11,13 @@ let sinkTracedFlag: UInt8 = 2
 /// `onNext(_:)` does the work for an element, and `on(_:)` hands `.next(element)` to `onNext`
 /// and itself handles only the end of the sequence (`.error`, `.completed`). A sink whose work
 /// is on whole events (queueing them, printing them) implements `on` alone.
-open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
+open class Sink<Observer: ObserverType>: Disposable {
     /// Downstream.
     public let observer: Observer
     /// The `SinkDisposer` of this subscription.
     public let cancel: Cancelable
-    /// `sinkDisposedFlag` once disposed, plus `sinkTracedFlag` for a sink born while tracing:
-    /// the element path loads this one byte and goes straight on when it is zero.
+    /// `sinkDisposedFlag` once disposed, plus a bit for a sink born while tracing: the element
+    /// path loads this one byte and goes straight on when it is zero.
     let flags: Atomic<UInt8>
     /// What tracing keeps for this sink (Trace/Sink+Trace.swift); nil unless born while tracing.
     let trace: TraceHop?
@@ -29,21 +28,13 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
     public init(observer: __owned Observer, cancel: __owned Cancelable, counter: __shared ResourceCounter? = nil) {
         let counter = counter ?? ResourceCounter.named("Sink")
         resourceCounter = Unmanaged.passUnretained(counter)
-        if Tracing.isOn {
-            trace = TraceHop.sinkBorn(counter, observer: observer)
-        } else {
-            counter.increment()
-            trace = nil
-        }
+        trace = TraceHop.sinkBorn(counter, observer: observer) // counts it; a node too while tracing
         flags = Atomic(trace == nil ? 0 : sinkTracedFlag)
         self.observer = consume observer
         self.cancel = consume cancel
     }
 
     deinit { rxDeath(resourceCounter, traceID) }
-
-    /// Trace node id (0 when not traced).
-    public var traceID: UInt64 { trace?.node ?? 0 }
 
     /// Sends `event` downstream unless this sink was disposed (step9 of 001).
     @inline(__always)
@@ -101,12 +92,9 @@ open class Sink<Observer: ObserverType>: Disposable, TraceIdentifiable {
 }
 
 /// Forwards events into a sink's `forwardOn`: dispose on stop events.
-public struct SinkForwarder<Observer: ObserverType>: ObserverType, TraceStandIn {
+public struct SinkForwarder<Observer: ObserverType>: ObserverType {
     public typealias Element = Observer.Element
-    private let forward: Sink<Observer>
-
-    var traceTargetID: UInt64 { forward.traceID }
-    var traceTargetRecordsOwnEvents: Bool { false }
+    let forward: Sink<Observer>
 
     init(forward: Sink<Observer>) { self.forward = forward }
 

@@ -22,7 +22,7 @@ final class Empty<Element>: Producer<Element> {
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
-        traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
+        if Tracing.isOn { return tracedSubscribeDelivering(observer, [.completed]) }
         observer.on(.completed)
         return Disposables.create()
     }
@@ -33,7 +33,7 @@ final class NeverProducer<Element>: Producer<Element> {
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
-        traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
+        if Tracing.isOn { return tracedSubscribeDelivering(observer, []) }
         return Disposables.create()
     }
 }
@@ -48,7 +48,7 @@ final class ErrorProducer<Element>: Producer<Element> {
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
-        traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
+        if Tracing.isOn { return tracedSubscribeDelivering(observer, [.error(error)]) }
         observer.on(.error(error))
         return Disposables.create()
     }

@@ -33,7 +33,7 @@ final class Just<Element>: Producer<Element> {
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
-        traceStep(.subscribe, from: traceNodeID(of: observer), to: traceID)
+        if Tracing.isOn { return tracedSubscribeDelivering(observer, [.next(element), .completed]) }
         observer.onNext(element)
         observer.onCompleted()
         return Disposables.create()

@@ -1,27 +1,24 @@
 import Synchronization
 
-// The bits of `ObserverBase.flags` (docs/architecture.md, "The flag byte").
+// The first bit of `ObserverBase.flags` (docs/architecture.md, "The flag byte").
 let observerStoppedFlag: UInt8 = 1
-let observerTracedFlag: UInt8 = 2
 
 /// Base of terminal observers: lets events through until the first stop event, then nothing
 /// (the "stopped" flag of 001's step9).
-open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, TraceSelfRecording {
-    /// `observerStoppedFlag` once stopped, plus `observerTracedFlag` for an observer born while
-    /// tracing: one load lets an element of an untraced, running observer straight through.
+open class ObserverBase<Element>: Disposable, ObserverType {
+    /// `observerStoppedFlag` once stopped, plus a bit for an observer born while tracing: one
+    /// load lets an element of a running observer straight through when the byte is zero.
     let flags: Atomic<UInt8>
     // Not retained: counters live as long as the process (the registry holds them).
     let resourceCounter: Unmanaged<ResourceCounter>
-    /// Trace node id (0 when not traced); `trace`: trace state, made only while tracing.
-    public let traceID: UInt64
+    /// Trace state (Trace/ObserverBase+Trace.swift), made only while tracing.
     let trace: TraceHop?
 
     public init(counter: __shared ResourceCounter? = nil, callSite: CallSite? = nil) {
         let counter = counter ?? ResourceCounter.named("ObserverBase")
         self.resourceCounter = Unmanaged.passUnretained(counter)
-        let id = rxBirth(counter, .observer, callSite)
-        (self.traceID, self.trace) = (id, id != 0 ? TraceHop(observer: id) : nil)
-        self.flags = Atomic(id != 0 ? observerTracedFlag : 0)
+        self.trace = TraceHop.observerBorn(counter, callSite) // counts it; a node too while tracing
+        self.flags = Atomic(trace == nil ? 0 : observerTracedFlag)
     }
 
     deinit { rxDeath(resourceCounter, traceID) }
@@ -32,7 +29,7 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
         case .next(let element):
             onNext(element)
         case .error, .completed:
-            if traceID != 0 { return tracedStop(event) }
+            if trace != nil { return tracedStop(event) }
             if stop() { onCore(event) }
         }
     }
@@ -49,7 +46,7 @@ open class ObserverBase<Element>: Disposable, ObserverType, TraceIdentifiable, T
 
     /// `on(.completed)` without building the `Event`.
     public final func onCompleted() {
-        if traceID != 0 { return tracedOnCompleted() }
+        if trace != nil { return tracedOnCompleted() }
         if stop() { onCompletedCore() }
     }
 

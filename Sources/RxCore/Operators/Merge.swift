@@ -71,16 +71,17 @@ extension ObservableType {
 // MARK: - The sinks
 
 /// What every merging sink shares: `MergeSink` (`flatMap`, `flatMapFirst`, `merge()`, static
-/// `merge`) and `MergeLimitedSink` (`merge(maxConcurrent:)`, `concatMap`, `concat`). They differ
+/// `merge`) and `MergeLimitedSink` (`merge(maxConcurrent:)`, `concatMap`, `concat()`). They differ
 /// only in what an outer element does (`onNext`) and in sources waiting their turn.
 ///
 /// Events arrive from the outer source and from every inner one, possibly on several threads
 /// and possibly re-entrantly (an inner source fed from a subscriber downstream). A recursive
 /// lock serializes them, as in RxSwift, so downstream sees `next* (error | completed)?`.
 ///
-/// The running inner observers form an intrusive doubly linked list (RxSwift keeps them in a
-/// `CompositeDisposable`): adding and removing one costs no allocation and no hashing, which is
-/// most of the cost of a short-lived inner such as `just`.
+/// The running inner observers form an intrusive doubly linked list, newest first (RxSwift keeps
+/// them in a `CompositeDisposable`): adding and removing one costs no allocation and no hashing,
+/// which is most of the cost of a short-lived inner such as `just`. Disposal walks it backwards,
+/// oldest first, the order of the `CompositeDisposable`'s `Bag`.
 class MergeSinkBase<SourceElement, Source: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>,
     ObserverType
 where Observer.Element == Source.Element {
@@ -97,7 +98,7 @@ where Observer.Element == Source.Element {
     private let selector: (SourceElement) throws -> Source
     /// Names the inner observers in live counts and traces.
     private let innerCounter: ResourceCounter
-    private let sourceSubscription = SingleAssignmentDisposable()
+    fileprivate let sourceSubscription = SingleAssignmentDisposable()
     // Guarded by `lock` (so no dynamic exclusivity checks: the lock orders every access).
     @exclusivity(unchecked) var activeCount = 0
     @exclusivity(unchecked) var stopped = false
@@ -159,13 +160,16 @@ where Observer.Element == Source.Element {
         case .completed:
             lock.lock(); defer { lock.unlock() }
             stopped = true
-            if activeCount == 0 {
-                forwardOn(.completed)
-                dispose()
-            } else {
-                sourceSubscription.dispose()
-            }
+            outerCompleted()
         }
+    }
+
+    /// The outer source completed: `flatMap`'s family disposes it, then ends unless an inner still
+    /// runs (RxSwift's `MergeSink`: `sourceSubscription.dispose()`, then `checkCompleted()`).
+    /// `MergeLimitedSink` overrides it. Called under `lock`.
+    func outerCompleted() {
+        sourceSubscription.dispose()
+        if activeCount == 0 { forwardCompletedAndDispose() }
     }
 
     /// Subscribes a new inner observer to `source`, unless everything was disposed.
@@ -224,7 +228,8 @@ where Observer.Element == Source.Element {
     /// under `lock`.
     func subscribeNextWaiting() -> Bool { false }
 
-    /// The subscription `run` returns: disposes the outer subscription and every inner one.
+    /// The subscription `run` returns: disposes the outer subscription, then every inner one,
+    /// oldest first (the order of RxSwift's `CompositeDisposable`).
     /// Sources still waiting their turn stay until the sink goes: they are guarded by `lock`,
     /// which disposal must not take, and nothing subscribes them any more.
     private func disposeAll() {
@@ -236,7 +241,7 @@ where Observer.Element == Source.Element {
             if let subscription = unlinkLocked(inner) { subscriptions.append(subscription) }
         }
         listLock.unlock()
-        for subscription in subscriptions { subscription.dispose() }
+        for subscription in subscriptions.reversed() { subscription.dispose() }
     }
 }
 
@@ -299,18 +304,18 @@ where Observer.Element == Source.Element {
             counter: .mergeSink)
     }
 
-    /// Static `merge`: every source is an inner one and the "outer" is already complete.
+    /// Static `merge`: every source is an inner one. The "outer" ends once all are subscribed,
+    /// so sources that complete while being subscribed end the merge only after the last one's
+    /// `subscribe` (RxSwift's `MergeSink.run(_ sources:)` sets `stopped` after its loop).
     func run(sources: [Observable<ResultElement>]) -> Disposable {
         let group = makeGroup()
         lock.lock()
         activeCount = sources.count
-        stopped = true
         lock.unlock()
-        if sources.isEmpty {
-            forwardCompletedAndDispose()
-        } else {
-            for source in sources { subscribeInner(source) }
-        }
+        for source in sources { subscribeInner(source) }
+        lock.lock(); defer { lock.unlock() }
+        stopped = true
+        if activeCount == 0 { forwardCompletedAndDispose() }
         return group
     }
 
@@ -326,10 +331,11 @@ where Observer.Element == Source.Element {
     }
 }
 
-/// The sink of `merge(maxConcurrent:)`, `concatMap`, `concat()` and static `concat`.
+/// The sink of `merge(maxConcurrent:)`, `concatMap` and `concat()` (static `concat` has its own,
+/// `ConcatSink`, as in RxSwift).
 ///
-/// Sources beyond `maxConcurrent` wait in `queue` (or, for static `concat`, in `pending`, an
-/// iterator read lazily). When an inner source completes, the next waiting one is subscribed.
+/// Sources beyond `maxConcurrent` wait in `queue`. When an inner source completes, the next
+/// waiting one is subscribed.
 /// Inner sources that complete synchronously inside `subscribe` would make that a recursion as
 /// deep as the number of sources; instead the thread already subscribing picks them up in a loop
 /// (`handoff`), so `concat` of 100,000 `just`s runs in constant stack.
@@ -339,7 +345,6 @@ where Observer.Element == Source.Element {
     private let maxConcurrent: Int
     // Guarded by `lock`.
     private var queue = FIFOQueue<Observable<ResultElement>>()
-    private var pending: AnyIterator<Observable<ResultElement>>?
     private var subscribing = false
     private var handoff: [Observable<ResultElement>] = []
 
@@ -350,25 +355,6 @@ where Observer.Element == Source.Element {
         super.init(
             selector: selector, innerCounter: .mergeLimitedInnerObserver, observer: observer, cancel: cancel,
             counter: .mergeLimitedSink)
-    }
-
-    /// Static `concat`: the sources come from `sources`, one after the other.
-    func run<Sources: Swift.Sequence>(sources: Sources) -> Disposable
-    where Sources.Element == Observable<ResultElement> {
-        var iterator = sources.makeIterator()
-        let group = makeGroup()
-        lock.lock()
-        stopped = true
-        pending = AnyIterator { iterator.next() }
-        let first = dequeue()
-        if first != nil { activeCount = 1; subscribing = true }
-        lock.unlock()
-        if let first {
-            subscribeLoop(first)
-        } else {
-            forwardCompletedAndDispose()
-        }
-        return group
     }
 
     override func onNext(_ element: SourceElement) {
@@ -393,12 +379,6 @@ where Observer.Element == Source.Element {
         }
     }
 
-    /// The next waiting source. Called under `lock`.
-    private func dequeue() -> Observable<ResultElement>? {
-        if let next = queue.popFirst() { return next }
-        return pending?.next()
-    }
-
     /// Subscribes `first`, then whatever was handed off while subscribing. The caller has set
     /// `subscribing`.
     private func subscribeLoop(_ first: Observable<ResultElement>) {
@@ -417,8 +397,14 @@ where Observer.Element == Source.Element {
         }
     }
 
+    /// RxSwift's `MergeLimitedSink` passes the outer completion on before disposing the outer
+    /// subscription, and disposes it first only when inners still run.
+    override func outerCompleted() {
+        if activeCount == 0 { forwardCompletedAndDispose() } else { sourceSubscription.dispose() }
+    }
+
     override func subscribeNextWaiting() -> Bool {
-        guard let next = dequeue() else { return false }
+        guard let next = queue.popFirst() else { return false }
         if subscribing {
             handoff.append(next)
         } else {

@@ -71,28 +71,35 @@ final class MulticastConnection<Subject: SubjectType>: ObserverBase<Subject.Obse
     private weak var parent: ConnectableObservableAdapter<Subject>?
     private let lock: NSRecursiveLock
     private let subjectObserver: Subject.Observer
+    /// False for `share(replay: 0 or 1)` while connected: see `ConnectableObservableAdapter`.
+    private let disposesSourceOnEnd: Bool
     let subscription = SingleAssignmentDisposable()
     private var disposedOnce = false
 
-    init(parent: ConnectableObservableAdapter<Subject>, subjectObserver: Subject.Observer, lock: NSRecursiveLock) {
+    init(
+        parent: ConnectableObservableAdapter<Subject>, subjectObserver: Subject.Observer, lock: NSRecursiveLock,
+        disposesSourceOnEnd: Bool
+    ) {
         self.parent = parent
         self.lock = lock
         self.subjectObserver = subjectObserver
+        self.disposesSourceOnEnd = disposesSourceOnEnd
         super.init(counter: ResourceCounter.named("MulticastConnection"))
         traceEdge(traceID, traceNodeID(of: subjectObserver), .forward)
     }
 
     override func onCore(_ event: Event<Element>) {
-        if event.isStopEvent { disconnect() }
+        if event.isStopEvent { disconnect(disposingSource: disposesSourceOnEnd) }
         subjectObserver.on(event)
     }
 
     override func dispose() {
-        disconnect()
+        disconnect(disposingSource: true)
         super.dispose()
     }
 
-    private func disconnect() {
+    /// Ends the connection, once; after the source's end, disposing it again does nothing.
+    private func disconnect(disposingSource: Bool) {
         lock.lock()
         let first = !disposedOnce
         disposedOnce = true
@@ -102,7 +109,7 @@ final class MulticastConnection<Subject: SubjectType>: ObserverBase<Subject.Obse
         }
         parent = nil
         lock.unlock()
-        if first { subscription.dispose() }
+        if first && disposingSource { subscription.dispose() }
     }
 }
 
@@ -113,15 +120,24 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
 
     private let source: Observable<Subject.Observer.Element>
     private let makeSubject: () -> Subject
+    /// Whether the source's end disposes the subscription to it before the subject hears of it,
+    /// as RxSwift's `multicast` does. RxSwift's `share(replay: 0 or 1)` while connected is an
+    /// operator of its own (`ShareReplayScope.swift`) that leaves the source to end its
+    /// subscription itself, so a `do(afterError:)` above it runs before its `onDispose`.
+    private let disposesSourceOnEnd: Bool
     // Recursive, as in RxSwift: `connect` subscribes to the source while holding it, and the
     // source may deliver (and so reach this adapter again) synchronously.
     let lock = NSRecursiveLock()
     var subject: Subject?
     var connection: MulticastConnection<Subject>?
 
-    init(source: Observable<Subject.Observer.Element>, makeSubject: @escaping () -> Subject, callSite: CallSite?) {
+    init(
+        source: Observable<Subject.Observer.Element>, makeSubject: @escaping () -> Subject,
+        disposesSourceOnEnd: Bool = true, callSite: CallSite?
+    ) {
         self.source = source
         self.makeSubject = makeSubject
+        self.disposesSourceOnEnd = disposesSourceOnEnd
         super.init(counter: ResourceCounter.named("ConnectableObservableAdapter"), callSite: callSite)
         traceSource(source)
     }
@@ -136,7 +152,9 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
     override func connect() -> Disposable {
         lock.lock(); defer { lock.unlock() }
         if let connection { return connection }
-        let connection = MulticastConnection(parent: self, subjectObserver: lazySubject.asObserver(), lock: lock)
+        let connection = MulticastConnection(
+            parent: self, subjectObserver: lazySubject.asObserver(), lock: lock,
+            disposesSourceOnEnd: disposesSourceOnEnd)
         self.connection = connection
         connection.subscription.setDisposable(source.subscribe(connection))
         return connection
@@ -290,9 +308,19 @@ extension ObservableType {
                 ReplaySubject<Element>.create(bufferSize: replay, file: file, line: line), file: file, line: line
             ).refCount(file: file, line: line)
         case .whileConnected:
+            // RxSwift has operators of their own for replay 0 and 1, which leave the source's end
+            // to the source (`disposesSourceOnEnd`).
             if replay == 0 {
-                return multicast(
-                    makeSubject: { PublishSubject<Element>(file: file, line: line) }, file: file, line: line
+                return ConnectableObservableAdapter(
+                    source: asObservable(), makeSubject: { PublishSubject<Element>(file: file, line: line) },
+                    disposesSourceOnEnd: false, callSite: CallSite(file, line)
+                ).refCount(file: file, line: line)
+            }
+            if replay == 1 {
+                return ConnectableObservableAdapter(
+                    source: asObservable(),
+                    makeSubject: { ReplaySubject<Element>.create(bufferSize: 1, file: file, line: line) },
+                    disposesSourceOnEnd: false, callSite: CallSite(file, line)
                 ).refCount(file: file, line: line)
             }
             return multicast(

@@ -22,7 +22,9 @@ extension ObservableType {
 
 /// Queues events and delivers them one scheduled action at a time: the queue keeps their
 /// order, the `running` flag (one action outstanding at most) keeps delivery serial even on a
-/// concurrent scheduler.
+/// concurrent scheduler. The source's end is queued like any event and disposes nothing: the
+/// source ends its own subscription, and the rest goes when the end is delivered (as in RxSwift,
+/// whose `ObserveOnSink` only queues it, so a `do(afterError:)` above runs before `onDispose`).
 final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
@@ -53,7 +55,6 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
             state.running = true
             return true
         }
-        if event.isStopEvent { sourceSubscription.dispose() }
         if start { scheduleNext() }
     }
 

@@ -54,6 +54,9 @@ struct SwitchStateMachine {
         case disposeOuter
         /// Send `completed` and dispose everything.
         case complete
+        /// Dispose the outer subscription, then send `completed` and dispose everything (the outer
+        /// source completed with no inner running: RxSwift's `SwitchSink` disposes it first).
+        case disposeOuterAndComplete
         /// Send the error and dispose everything.
         case fail
     }
@@ -76,7 +79,7 @@ struct SwitchStateMachine {
         switch state {
         case .waiting:
             state = .finished
-            return .complete
+            return .disposeOuterAndComplete
         case .switching(let id):
             state = .draining(id: id)
             return .disposeOuter
@@ -199,6 +202,10 @@ where Observer.Element == Source.Element {
             break
         case .disposeOuter:
             outerSubscription.dispose()
+        case .disposeOuterAndComplete:
+            outerSubscription.dispose()
+            forwardOn(.completed)
+            dispose()
         case .complete:
             forwardOn(.completed)
             dispose()

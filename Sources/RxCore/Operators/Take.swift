@@ -150,7 +150,8 @@ final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, Observ
         let otherObserver = TakeUntilOtherObserver(parent: self)
         otherSubscription.setDisposable(other.subscribe(otherObserver))
         let sourceSubscription = source.subscribe(self)
-        return Disposables.create(otherSubscription, sourceSubscription)
+        // Disposed source first, as RxSwift's `TakeUntilSink` does.
+        return Disposables.create(sourceSubscription, otherSubscription)
     }
 
     func onNext(_ element: Element) {

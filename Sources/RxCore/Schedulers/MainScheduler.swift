@@ -63,7 +63,8 @@ public final class MainScheduler: SerialDispatchQueueScheduler {
     public static func ensureExecutingOnScheduler(errorMessage: String? = nil) {
         ensureRunningOnMainThread(
             errorMessage: errorMessage
-                ?? "Executing on background thread. Please use `MainScheduler.instance.schedule` to schedule work on main thread."
+                ?? "Executing on background thread. Please use `MainScheduler.instance.schedule` to schedule work "
+                + "on main thread."
         )
     }
 

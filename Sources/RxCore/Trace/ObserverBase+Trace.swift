@@ -1,5 +1,25 @@
-/// An observer checks its own `on` calls for overlaps (`TraceHop`), wherever they come from.
-extension ObserverBase: TraceSelfChecking {}
+/// The bit of `ObserverBase.flags` an observer born while tracing has set (docs/architecture.md,
+/// "The flag byte").
+let observerTracedFlag: UInt8 = 2
+
+/// An observer is a node of its own, records the events it receives itself, and checks its own
+/// `on` calls for overlaps (`TraceHop`), wherever they come from.
+extension ObserverBase: TraceIdentifiable, TraceSelfRecording, TraceSelfChecking {
+    /// Trace node id (0 when not traced). Inlined: `deinit` and `dispose` read it.
+    public var traceID: UInt64 {
+        @inline(__always) get { trace?.node ?? 0 }
+    }
+}
+
+extension TraceHop {
+    /// An observer is born (`ObserverBase.init`): counts it and, while tracing, makes it a node
+    /// with the hop of its own `on` calls; nil when it is not one.
+    @inline(__always)
+    static func observerBorn(_ counter: ResourceCounter, _ callSite: CallSite?) -> TraceHop? {
+        let id = rxBirth(counter, .observer, callSite)
+        return id != 0 ? TraceHop(observer: id) : nil
+    }
+}
 
 extension ObserverBase {
     /// `onNext` of an observer born while tracing: the steps `on` and `onCore` and the event,

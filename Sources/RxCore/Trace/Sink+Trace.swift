@@ -1,5 +1,20 @@
 import Synchronization
 
+/// The bit of `Sink.flags` a sink born while tracing has set (docs/architecture.md, "The flag byte").
+let sinkTracedFlag: UInt8 = 2
+
+extension Sink: TraceIdentifiable {
+    /// Trace node id (0 when not traced). Inlined: `deinit` and `dispose` read it.
+    public var traceID: UInt64 {
+        @inline(__always) get { trace?.node ?? 0 }
+    }
+}
+
+extension SinkForwarder: TraceStandIn {
+    var traceTargetID: UInt64 { forward.traceID }
+    var traceTargetRecordsOwnEvents: Bool { false }
+}
+
 /// A traced hop into an observer, shared by every traced delivery: a sink's `forwardOn` into
 /// its observer (the sink's trace state, made only while tracing), a subject's delivery to one
 /// subscriber, and an observer's own `on` (`ObserverBase`). It names both ends, records nothing
@@ -9,8 +24,11 @@ import Synchronization
 final class TraceHop {
     /// The node that delivers (a sink, a subject; the observer itself for its own `on`).
     let node: UInt64
-    /// The node delivered to (0 when the observer is not one).
+    /// The node delivered to: the observer's, or one this hop made or took for an observer that
+    /// is none of the core's (`ObserverNode`); 0 when there is none.
     let target: UInt64
+    /// Whether `target` is such a node, let go with this hop.
+    private let ownsTarget: Bool
     /// False when the observer records the events it receives itself (`TraceSelfRecording`).
     let recordsEvent: Bool
     /// The node whose call site nodes born during a delivery take (0: none; a subject's hop
@@ -28,25 +46,46 @@ final class TraceHop {
 
     /// Who delivers. Each `on` call is checked once, by whoever sees it last: an observer that
     /// checks its own `on` (`ObserverBase`) does, and a hop into it does not; a sink's hop checks
-    /// anything else it delivers to; a subject's hop checks an observer that is not a node (one
-    /// that is, a sink, checks what it forwards at its own hop).
+    /// anything else it delivers to; a subject's hop checks an observer of the user's own, whose
+    /// node it made (a subscribed sink checks what it forwards at its own hop).
     enum Sender { case sink, subject, observer }
 
     init(node: UInt64, observer: Any, sender: Sender) {
-        let target = traceNodeID(of: observer)
+        var target = traceNodeID(of: observer)
+        var ownsTarget = false
+        if target == 0, node != 0, let tracer = Tracing.active, ObserverNode.isNeeded(for: observer) {
+            if let offered = ObserverNode.claim(observer) {
+                target = offered
+            } else {
+                target = ObserverNode.make(tracer, for: observer, callSite: RunContext.site(tracer))
+                // A subject's subscriber: the `subscribe` the subject could not name it in.
+                if sender == .subject, target != 0 {
+                    tracer.step(.subscribe, from: target, to: node, detail: "subscribe(\(Tracing.displayID(target)))")
+                    tracer.edge(from: target, to: node, relation: .subscribes)
+                }
+            }
+            ownsTarget = target != 0
+        }
         self.node = node
         self.target = target
+        self.ownsTarget = ownsTarget
         self.recordsEvent = !traceRecordsOwnEvents(observer)
         self.receiver = sender == .sink && target == 0 ? node : target
         self.overlapNode = target == 0 ? node : target
         self.sender = sender
-        self.checksOverlap = !traceChecksOwnOn(observer) && (sender == .sink || target == 0)
+        // A node of the hop's own is checked here: the observer does not check itself.
+        self.checksOverlap = !traceChecksOwnOn(observer) && (sender == .sink || target == 0 || ownsTarget)
+    }
+
+    deinit {
+        if ownsTarget, let tracer = Tracing.active { tracer.deinitialized(target) }
     }
 
     /// The hop of an observer's own `on` calls (`ObserverBase`, born while tracing).
     init(observer node: UInt64) {
         self.node = node
         self.target = node
+        self.ownsTarget = false
         self.recordsEvent = false
         self.receiver = node
         self.overlapNode = node
@@ -54,10 +93,19 @@ final class TraceHop {
         self.checksOverlap = true
     }
 
-    /// A sink born while tracing (`Sink.init`): counts it, makes it a node with its `run` edge
-    /// from the producer running and its `forward` edge to `observer`; nil when the tracer
-    /// gave it no node.
-    static func sinkBorn(_ counter: ResourceCounter, observer: Any) -> TraceHop? {
+    /// A sink is born (`Sink.init`): counts it and, while tracing, makes it a node (below); nil
+    /// when it is not one.
+    @inline(__always)
+    static func sinkBorn<Observer>(_ counter: ResourceCounter, observer: Observer) -> TraceHop? {
+        if Tracing.isOn { return tracedSinkBorn(counter, observer: observer) }
+        counter.increment()
+        return nil
+    }
+
+    /// A sink born while tracing: counts it, makes it a node with its `run` edge from the
+    /// producer running and its `forward` edge to `observer`; nil when the tracer gave it no node.
+    @inline(never)
+    static func tracedSinkBorn(_ counter: ResourceCounter, observer: Any) -> TraceHop? {
         let context = RunContext.current
         let id = rxBirth(counter, .sink, nil)
         let hop = TraceHop(node: id, observer: observer, sender: .sink)

@@ -4,6 +4,8 @@ extension Observable {
     func traceSubscribe<Observer>(_ observer: Observer) {
         if traceID != 0 {
             let observerID = traceNodeID(of: observer)
+            // An observer that is none of the core's: its node, made with its hop, records these.
+            if observerID == 0, Tracing.isOn, ObserverNode.isNeeded(for: observer) { return }
             traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
             traceEdge(observerID, traceID, .subscribes)
         }

@@ -208,7 +208,7 @@ public enum TraceAutostart {
         }
         let document = current.recorder.snapshot(meta: ["arguments": CommandLine.arguments.joined(separator: " ")])
         do {
-            try document.write(to: current.url)
+            try document.write(to: current.url, format: .v1)
             return current.url.path
         } catch {
             warn(error.localizedDescription)

@@ -244,6 +244,27 @@ package struct TraceLineEncoder {
 
     package enum NodeMark { case disposed, deinitialized, terminated }
 
+    /// `["m", seq, kind, name, thread]`: a point the program marked (kind and thread: string
+    /// fields; the name is written in place).
+    package mutating func mark(seq: UInt64, kind: String, name: String, thread: Int?) {
+        let kind = intern(kind)
+        append("[\"m\",")
+        appendUInt(seq)
+        comma()
+        appendUInt(UInt64(kind))
+        comma()
+        appendQuoted(name)
+        comma()
+        appendRef(thread)
+        endRecord()
+    }
+
+    /// `mark` with the thread's name as text.
+    package mutating func mark(seq: UInt64, kind: String, name: String, thread: String?) {
+        let thread = thread.map { intern($0) }
+        mark(seq: seq, kind: kind, name: name, thread: thread)
+    }
+
     /// `["a", node, kind, seq, detail]`.
     package mutating func anomaly(node: UInt64, kind: String, seq: UInt64, detail: String) {
         let kind = intern(kind)
@@ -493,6 +514,9 @@ extension TraceDocument {
             if let seq = node.deinitialized { encoder.mark(.deinitialized, node: node.id, seq: seq) }
         }
         for edge in edges { encoder.edge(from: edge.from, to: edge.to, relation: edge.relation.rawValue) }
+        for mark in marks {
+            encoder.mark(seq: mark.seq, kind: mark.kind.rawValue, name: mark.name, thread: mark.thread)
+        }
         for step in steps {
             encoder.step(
                 seq: step.seq, from: step.from, to: step.to, call: step.call.rawValue, detail: step.detail,
@@ -527,6 +551,7 @@ extension TraceDocument {
         if let step = steps.last { last = Swift.max(last, step.seq) }
         if let event = events.last { last = Swift.max(last, event.seq) }
         if let sample = resources.last { last = Swift.max(last, sample.seq) }
+        if let mark = marks.last { last = Swift.max(last, mark.seq) }
         return last
     }
 

@@ -19,6 +19,9 @@ public struct TraceDocument: Codable, Equatable, Sendable {
     public var resources: [ResourceSample]
     /// How many steps and events the recording ring dropped (oldest first).
     public var dropped: DroppedCounts
+    /// The points of the run the program marked (tests starting and ending), in `seq` order; all
+    /// kept. Written only when there are any.
+    public var marks: [TraceMark]
 
     public init(
         format: String = TraceDocument.currentFormat,
@@ -28,7 +31,8 @@ public struct TraceDocument: Codable, Equatable, Sendable {
         steps: [TraceStep] = [],
         events: [TraceEvent] = [],
         resources: [ResourceSample] = [],
-        dropped: DroppedCounts = DroppedCounts()
+        dropped: DroppedCounts = DroppedCounts(),
+        marks: [TraceMark] = []
     ) {
         self.format = format
         self.meta = meta
@@ -38,6 +42,63 @@ public struct TraceDocument: Codable, Equatable, Sendable {
         self.events = events
         self.resources = resources
         self.dropped = dropped
+        self.marks = marks
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case format, meta, nodes, edges, steps, events, resources, dropped, marks
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        meta = try container.decode([String: String].self, forKey: .meta)
+        nodes = try container.decode([TraceNode].self, forKey: .nodes)
+        edges = try container.decode([TraceEdge].self, forKey: .edges)
+        steps = try container.decode([TraceStep].self, forKey: .steps)
+        events = try container.decode([TraceEvent].self, forKey: .events)
+        resources = try container.decode([ResourceSample].self, forKey: .resources)
+        dropped = try container.decode(DroppedCounts.self, forKey: .dropped)
+        marks = try container.decodeIfPresent([TraceMark].self, forKey: .marks) ?? []
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(meta, forKey: .meta)
+        try container.encode(nodes, forKey: .nodes)
+        try container.encode(edges, forKey: .edges)
+        try container.encode(steps, forKey: .steps)
+        try container.encode(events, forKey: .events)
+        try container.encode(resources, forKey: .resources)
+        try container.encode(dropped, forKey: .dropped)
+        if !marks.isEmpty { try container.encode(marks, forKey: .marks) }
+    }
+}
+
+/// What a mark says happened (`Tracing.mark`).
+public enum TraceMarkKind: String, Sendable, CaseIterable, Codable {
+    /// A test started: what is born from here to its end is its doing (`TraceTestReport`).
+    case testStarted
+    /// The test of the same name ended.
+    case testEnded
+}
+
+/// A point of the run the program marked: RxTesting's `.noLeaks` trait and RxTest's test
+/// observer mark each test's start and end, so `rxtrace leaks --by-test` can say what each
+/// test left behind.
+public struct TraceMark: Codable, Equatable, Hashable, Sendable {
+    public var seq: UInt64
+    public var kind: TraceMarkKind
+    /// The test's name (`LeakTests/leavesABag()`).
+    public var name: String
+    public var thread: String?
+
+    public init(seq: UInt64, kind: TraceMarkKind, name: String, thread: String? = nil) {
+        self.seq = seq
+        self.kind = kind
+        self.name = name
+        self.thread = thread
     }
 }
 

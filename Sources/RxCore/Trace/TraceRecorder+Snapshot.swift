@@ -112,10 +112,14 @@ extension TraceRecorder {
             extraMeta["anomaliesDropped"] = extraMeta["anomaliesDropped"] ?? String(state.anomaliesDropped)
         }
         let meta = self.meta(extraMeta)
+        let marks = state.marks.filter { $0.seq > since }.map {
+            TraceMark(seq: $0.seq, kind: $0.kind, name: $0.name, thread: threadName($0.thread))
+        }
         return TraceDocument(
             meta: meta, nodes: nodes, edges: edges, steps: Array(steps), events: Array(events),
             resources: Array(resources),
-            dropped: DroppedCounts(steps: droppedSteps, events: droppedEvents, resources: state.resources.dropped)
+            dropped: DroppedCounts(steps: droppedSteps, events: droppedEvents, resources: state.resources.dropped),
+            marks: marks
         )
     }
 

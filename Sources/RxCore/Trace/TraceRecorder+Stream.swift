@@ -179,6 +179,7 @@ extension TraceRecorder {
         var ops: [NodeOp] = []
         var edges: [TraceEdge] = []
         var resources: [ResourceRecord] = []
+        var marks: [MarkRecord] = []
         /// The lanes of threads that exited since the last batch.
         var retiredLanes: [Lane] = []
         /// Changes to nodes whose birth was not taken yet (another thread's lane held it), by
@@ -269,6 +270,7 @@ extension TraceRecorder {
         /// The texts of the records that carry one, in the records' order.
         var texts: [String] = []
         var resources: [ResourceRecord] = []
+        var marks: [MarkRecord] = []
         /// How many nodes the recorder still holds.
         var nodesHeld = 0
         /// The nodes held at the end of the batch, when asked for (a new segment's).
@@ -290,6 +292,7 @@ extension TraceRecorder {
             swap(&batch.texts, &stream.texts)
             swap(&batch.edges, &stream.edges)
             swap(&batch.resources, &stream.resources)
+            swap(&batch.marks, &stream.marks)
             batch.ops.reserveCapacity(stream.ops.count)
             for op in stream.ops {
                 switch op {

@@ -102,6 +102,14 @@ public final class TraceRecorder: RxTracer {
         var text: String? = nil
     }
 
+    /// A point the program marked (`Tracing.mark`), with its thread's number.
+    struct MarkRecord {
+        var seq: UInt64
+        var kind: TraceMarkKind
+        var name: String
+        var thread: UInt32
+    }
+
     struct ResourceRecord {
         var seq: UInt64
         /// Live counts in `ResourceCounter.all()` order (the registry only grows).
@@ -117,6 +125,8 @@ public final class TraceRecorder: RxTracer {
         var resources: Ring<ResourceRecord>
         var lastSample: UInt64 = 0
         var anomaliesDropped = 0
+        /// Every mark, in `seq` order (a few per test: all kept).
+        var marks: [MarkRecord] = []
         /// The per-thread buffers of this recorder.
         var buffers: [Buffer] = []
         /// A streamed recording's records not yet written (nil: records go to the rings).
@@ -344,6 +354,15 @@ public final class TraceRecorder: RxTracer {
     public func anomaly(node: UInt64, _ kind: TraceAnomaly, detail: String) {
         let detail = truncate(detail)
         change(node, sample: false) { .anomaly($0, TraceAnomalyRecord(kind: kind, seq: $1, detail: detail)) }
+    }
+
+    public func mark(_ kind: TraceMarkKind, name: String) {
+        let thread = TraceThreads.current(TraceLocal.current)
+        state.withLock { state in
+            let mark = MarkRecord(seq: tick(), kind: kind, name: name, thread: thread)
+            state.marks.append(mark)
+            state.stream?.marks.append(mark)
+        }
     }
 
     /// A change to a node (`op`, given the node's index and the change's `seq`): into this

@@ -26,6 +26,9 @@ final class TraceStreamWriter: @unchecked Sendable {
     /// What the current segment holds, for the `drop` line when it is let go.
     @exclusivity(unchecked) private var segment = SegmentCounts()
     private var segments = 0
+    /// The marks written so far: each new segment starts with them (tests are few, and a test's
+    /// marks are what `leaks --by-test` reads the whole run by).
+    private var marks: [TraceRecorder.MarkRecord] = []
 
     struct SegmentCounts {
         var steps = 0, events = 0, resources = 0, nodes = 0, bytes = 0
@@ -132,6 +135,8 @@ final class TraceStreamWriter: @unchecked Sendable {
             }
         }
         for edge in batch.edges { encoder.edge(from: edge.from, to: edge.to, relation: edge.relation.rawValue) }
+        for mark in batch.marks { writeMark(mark) }
+        marks.append(contentsOf: batch.marks)
         var texts = batch.texts.makeIterator()
         for record in batch.records {
             encode(record, text: record.parts.contains(.text) ? texts.next() : nil)
@@ -170,6 +175,10 @@ final class TraceStreamWriter: @unchecked Sendable {
         encoder.node(
             id: id, kindID: kind, typeID: type, callSiteID: site?.site, fileIDID: site?.file, created: node.created,
             threadID: threadID(node.thread))
+    }
+
+    private func writeMark(_ mark: TraceRecorder.MarkRecord) {
+        encoder.mark(seq: mark.seq, kind: mark.kind.rawValue, name: mark.name, thread: threadID(mark.thread))
     }
 
     private func intern(_ text: String, remember: (Int) -> Void) -> Int {
@@ -228,6 +237,7 @@ final class TraceStreamWriter: @unchecked Sendable {
             if let seq = node.disposed { encoder.mark(.disposed, node: id, seq: seq) }
         }
         for edge in batch.liveEdges { encoder.edge(from: edge.from, to: edge.to, relation: edge.relation.rawValue) }
+        for mark in marks { writeMark(mark) }
         close(file)
         file = next
         segment = SegmentCounts(nodes: carried.count)

@@ -124,6 +124,8 @@ public protocol RxTracer: AnyObject, Sendable {
     /// Whether the tracer keeps values: when false the core passes nil instead of describing
     /// each element (a graph-only recording).
     var recordsValues: Bool { get }
+    /// A point of the run the program marked (`Tracing.mark`: a test starts or ends).
+    func mark(_ kind: TraceMarkKind, name: String)
 }
 
 extension RxTracer {

@@ -188,7 +188,67 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     }
 
     private func andThenSource<Element>(_ second: Observable<Element>, _ callSite: CallSite) -> Observable<Element> {
-        PrimitiveFlatMap<Never, Element>(
-            source: primitiveSequence.source, selector: nil, continuation: second, callSite: callSite)
+        AndThen(completable: primitiveSequence.source, second: second, callSite: callSite)
     }
+}
+
+// MARK: - andThen
+
+/// Subscribes the completable, then, when it completes, what follows. One `SerialDisposable`
+/// holds the current subscription: the next one replaces the completable's, which is disposed
+/// only after the next source was subscribed (as in RxSwift's `Completable+AndThen.swift`).
+final class AndThenSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Never
+
+    private let second: Observable<Observer.Element>
+    private let subscription = SerialDisposable()
+
+    init(second: Observable<Observer.Element>, observer: Observer, cancel: Cancelable) {
+        self.second = second
+        super.init(observer: observer, cancel: cancel, counter: ResourceCounter.andThenSink)
+    }
+
+    func run(completable: Observable<Never>) -> Disposable {
+        let first = SingleAssignmentDisposable()
+        subscription.disposable = first
+        first.setDisposable(completable.subscribe(self))
+        return subscription
+    }
+
+    func on(_ event: Event<Never>) {
+        switch event {
+        case .next:
+            break
+        case .error(let error):
+            forwardErrorAndDispose(error)
+        case .completed:
+            subscription.disposable = second.subscribe(forwarder())
+        }
+    }
+}
+
+final class AndThen<Element>: Producer<Element> {
+    private let completable: Observable<Never>
+    private let second: Observable<Element>
+
+    init(completable: Observable<Never>, second: Observable<Element>, callSite: CallSite?) {
+        self.completable = completable
+        self.second = second
+        super.init(counter: ResourceCounter.andThen, callSite: callSite)
+        traceSource(completable)
+        traceSource(second)
+    }
+
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: Cancelable
+    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = AndThenSink(second: second, observer: observer, cancel: cancel)
+        let subscription = sink.run(completable: completable)
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+extension ResourceCounter {
+    fileprivate static let andThen = named("AndThen")
+    fileprivate static let andThenSink = named("AndThenSink")
 }

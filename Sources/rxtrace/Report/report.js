@@ -335,16 +335,36 @@
     $('facts').textContent = facts.join(' · ');
 
     const parts = [];
-    const leakedCount = data.leaks.reduce((sum, group) => sum + group.nodes.length, 0);
+    const leakedCount = N.leaked.reduce((sum, leaked) => sum + (leaked ? 1 : 0), 0);
+    const cut = data.meta.cut;
+    if (cut) {
+      parts.push(`<div class="alert cut" id="cut"><strong>Cut short at ${esc(cut)}</strong> — the trace has no end record: the program crashed, was killed or was still running. It shows what happened until then; what was open at the cut is not called a leak.</div>`);
+    }
     if (leakedCount > 0) {
-      const sites = data.leaks.length;
-      let html = `<div class="alert leak" id="leaks"><strong>Leaked: ${leakedCount} node${leakedCount === 1 ? '' : 's'} at ${sites} call site${sites === 1 ? '' : 's'}</strong> — alive at the end, never disposed, never terminated<ul>`;
-      for (const group of data.leaks.slice(0, 20)) {
-        const shown = group.nodes.slice(0, 12).map(nodeLink).join(', ');
-        const more = group.nodes.length > 12 ? ` <span class="more">and ${group.nodes.length - 12} more</span>` : '';
-        html += `<li><span class="site">${esc(group.site)}</span>: ${shown}${more}</li>`;
+      const roots = data.leakRoots;
+      const plural = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+      const title = cut
+        ? `Open at the cut: ${plural(leakedCount, 'node')}, held by ${plural(roots.length, 'root')}`
+        : `Leaked: ${plural(leakedCount, 'node')}, held by ${plural(roots.length, 'root')}`;
+      const what = cut ? 'still open when the trace was cut short' : 'alive at the end, never disposed, never terminated';
+      let html = `<div class="alert leak" id="leaks"><strong>${title}</strong> — ${what}<ul>`;
+      // Each node is linked once, under the first root that holds it (a root and its cycle are
+      // held by no other root).
+      const listed = new Set();
+      for (const root of roots.slice(0, 20)) {
+        const shown = new Set([root.node, ...root.cycle]);
+        for (const id of listed) shown.add(id);
+        const cycle = root.cycle.length > 0 ? ` (with ${root.cycle.map(nodeLink).join(', ')})` : '';
+        const types = root.types.slice(0, 6).map((t) => `${esc(t.name)} ${t.count}`).join(', ');
+        const sites = root.sites.slice(0, 4).map((t) => `<span class="site">${esc(t.name)}</span> (${t.count})`).join(', ');
+        const rest = root.held.filter((id) => !shown.has(id));
+        for (const id of [root.node, ...root.cycle, ...rest]) listed.add(id);
+        const members = rest.slice(0, 12).map(nodeLink).join(', ');
+        const more = rest.length > 12 ? ` <span class="more">and ${rest.length - 12} more</span>` : '';
+        html += `<li>${nodeLink(root.node)}${cycle} at <span class="site">${esc(root.site || 'an unknown call site')}</span>: ${esc(root.cause)}`
+          + `<br>holds ${plural(root.held.length, 'node')}: ${types}; made at ${sites}${members ? ` — ${members}${more}` : ''}</li>`;
       }
-      if (data.leaks.length > 20) html += `<li class="more">and ${data.leaks.length - 20} more call sites</li>`;
+      if (roots.length > 20) html += `<li class="more">and ${roots.length - 20} more roots</li>`;
       parts.push(html + '</ul></div>');
     } else {
       parts.push('<div class="alert fine" id="leaks">No leaks: every subscription was disposed or terminated.</div>');

@@ -1,5 +1,6 @@
 import Foundation
 import RxCore
+import RxTesting
 
 /// The error operator tests send and expect.
 struct OpTestError: Error, Equatable, CustomStringConvertible {
@@ -25,7 +26,8 @@ final class GrammarProbe<Element>: ObserverType, @unchecked Sendable {
         var afterTermination = 0
 
         var description: String {
-            "next×\(nexts) completed×\(completions) error×\(errors) overlaps×\(overlaps) afterTermination×\(afterTermination)"
+            "next×\(nexts) completed×\(completions) error×\(errors) overlaps×\(overlaps) "
+                + "afterTermination×\(afterTermination)"
         }
     }
 
@@ -71,4 +73,36 @@ final class Token {
         live.count += 1
     }
     deinit { live.count -= 1 }
+}
+
+/// What a pipeline's closures did, each line with the virtual time it happened at
+/// (`"250:outer.dispose"`): the order of side effects at one time, which recorded events alone
+/// do not show.
+final class SideEffectLog {
+    private let scheduler: TestScheduler
+    private(set) var entries: [String] = []
+
+    init(_ scheduler: TestScheduler) { self.scheduler = scheduler }
+
+    func callAsFunction(_ what: String) { entries.append("\(scheduler.clock):\(what)") }
+
+    /// A source that never ends and logs its subscribe and its dispose.
+    func endless<Element>(_ name: String, _: Element.Type = Element.self) -> Observable<Element> {
+        Observable.create { _ in
+            self("\(name).subscribe")
+            return Disposables.create { self("\(name).dispose") }
+        }
+    }
+
+    /// A source that sends `element` and completes while being subscribed, and logs its
+    /// subscribe, the return from it, and its dispose.
+    func synchronous<Element>(_ name: String, _ element: Element) -> Observable<Element> {
+        Observable.create { observer in
+            self("\(name).subscribe")
+            observer.onNext(element)
+            observer.onCompleted()
+            self("\(name).returns")
+            return Disposables.create { self("\(name).dispose") }
+        }
+    }
 }
