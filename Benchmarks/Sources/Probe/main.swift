@@ -6,6 +6,8 @@
 //   .build/release/Probe run rxcore chain 100000     run a workload (what callgrind and RXTRACE see)
 //   .build/release/Probe live opencombine 100000     bytes per live subscription (resident, heap)
 //   .build/release/Probe teardown rxcore 100000      disposing of them, oldest or newest first
+//   .build/release/Probe bytes 10000 100000 1000000  bytes and blocks per live subscription, both
+//                                                    libraries side by side (make bench-bytes)
 //   .build/release/Probe ratio chain 20000 21        OpenCombine's time over RxCore's, paired rounds
 //   .build/release/Probe instructions rxcore chain:2000 create:50000
 //                                                    instructions per unit (callgrind, `phases`)
@@ -29,7 +31,7 @@ func fail(_ message: String) -> Never {
 }
 
 let usage = """
-    usage: Probe run LIBRARY WORKLOAD COUNT | live LIBRARY COUNT | teardown LIBRARY COUNT
+    usage: Probe run LIBRARY WORKLOAD COUNT | live LIBRARY COUNT | teardown LIBRARY COUNT | bytes [COUNT…]
            | ratio WORKLOAD COUNT [ROUNDS]
            | instructions LIBRARY WORKLOAD:N… | phases LIBRARY WORKLOAD:N… | traced WORKLOAD COUNT
     libraries: \(Library.allCases.map(\.rawValue).joined(separator: ", "))
@@ -95,6 +97,32 @@ case "live":
         String(format: "%.1f %.1f", Double(residentGrowth) / Double(count), Double(heapGrowth) / Double(count)),
         "bytes per live subscription (resident, malloc in use) of", library.name, "over", count)
 
+case "bytes":
+    // Issue 22's memory measure, one line per count: each library's `live` in a process of its
+    // own (resident growth, malloc's bytes in use), and the blocks a subscription holds (DHAT).
+    var counts: [Int] = []
+    while !arguments.isEmpty { counts.append(count()) }
+    if counts.isEmpty { counts = [10_000, 100_000, 1_000_000] }
+    let libraries = Library.allCases
+    print("bytes per live subject → map → filter → map → subscribe (resident growth / malloc's bytes in use)")
+    do {
+        for n in counts {
+            let bytes = try libraries.map { try liveBytes($0, n: n) }
+            let columns = zip(libraries, bytes).map { library, bytes in
+                String(format: "%@ %6.0f / %6.0f", library.name, bytes.resident, bytes.heap)
+            }
+            print(
+                String(format: "N = %8d: ", n) + columns.joined(separator: "   ")
+                    + String(
+                        format: "   RxCore / OpenCombine %.2f× / %.2f×", bytes[0].resident / bytes[1].resident,
+                        bytes[0].heap / bytes[1].heap))
+        }
+        let blocks = try libraries.map { try liveBlocks($0) }
+        print(
+            "heap blocks per subscription (DHAT, 2,000 against 1,000 live): "
+                + zip(libraries, blocks).map { String(format: "%@ %.2f", $0.name, $1) }.joined(separator: ", "))
+    } catch { fail("\(error)") }
+
 case "teardown":
     // Disposing of live subscriptions in the order they were made, against the newest first.
     let (library, count) = (library(), count())
@@ -130,7 +158,8 @@ case "ratio":
     print(
         String(
             format:
-                "%@ ×%d: OpenCombine / RxCore time, median of %d paired rounds %.2f× (%.2f–%.2f), ratio of the bests %.2f× (RxCore %.1f ns per %@, OpenCombine %.1f) [%d]",
+                "%@ ×%d: OpenCombine / RxCore time, median of %d paired rounds %.2f× (%.2f–%.2f), "
+                + "ratio of the bests %.2f× (RxCore %.1f ns per %@, OpenCombine %.1f) [%d]",
             workload.rawValue, units, rounds, ratios[rounds / 2], ratios[0], ratios[rounds - 1], best[1] / best[0],
             best[0] / Double(units) * 1e9, workload.unit, best[1] / Double(units) * 1e9, checksum & 0xff))
 
@@ -169,7 +198,8 @@ case "traced":
         print(
             String(
                 format:
-                    "RXTRACE %@ ×%d: CPU %.3f s traced, %.3f s untraced (%.1f×); %.1f MB, %.1f bytes and %.2f records per %@",
+                    "RXTRACE %@ ×%d: CPU %.3f s traced, %.3f s untraced (%.1f×); "
+                    + "%.1f MB, %.1f bytes and %.2f records per %@",
                 workload.rawValue, units, cost.tracedCPU, cost.untracedCPU, cost.cpuRatio,
                 Double(cost.traceBytes) / 1e6, cost.bytesPerUnit, cost.recordsPerUnit, workload.unit))
     } catch { fail("\(error)") }

@@ -6,6 +6,8 @@
 //                  costs cancelled out (repeatable whatever the machine's load)
 //   live bytes     resident memory and malloc's in-use bytes before and after making `n` live
 //                  subscriptions, over `n` (Probe measures itself: no interposer header per block)
+//   live blocks    valgrind's DHAT counts the heap blocks live at the peak of `Probe live` for two
+//                  counts of subscriptions; their difference over the difference of the counts
 //   RXTRACE        a program run untraced and then under RXTRACE (streamed, as users run it):
 //                  the process's CPU time (user + system, every thread: the trace writer's too)
 //                  traced over untraced, and the trace's bytes and records (lines) per unit
@@ -153,6 +155,32 @@ public func liveBytes(_ library: Library, n: Int) throws -> LiveBytes {
     let fields = run.output.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
     guard fields.count >= 2 else { throw ChildError.failed("Probe live printed: \(run.output)") }
     return LiveBytes(resident: fields[0], heap: fields[1])
+}
+
+/// Heap blocks each live subscription holds, counted by valgrind's DHAT: `Probe live` with
+/// `small` and then `large` subscriptions, and the difference of the blocks live at the heap's
+/// peak (all the subscriptions made, none disposed of yet) over `large - small`, so that what a
+/// run holds apart from its subscriptions (the subject, the runtime's caches) cancels out.
+public func liveBlocks(_ library: Library, small: Int = 1_000, large: Int = 2_000) throws -> Double {
+    let probe = try probeForValgrind()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rxbench-dhat-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func blocksAtPeak(_ n: Int) throws -> Int {
+        let run = try runChild(
+            "/usr/bin/env",
+            [
+                "valgrind", "--tool=dhat", "--dhat-out-file=\(folder.path)/dhat.\(n).json", probe, "live",
+                library.rawValue, String(n),
+            ])
+        // DHAT's summary on standard error: "==pid== At t-gmax: 123,456 bytes in 1,234 blocks".
+        guard let line = run.output.split(separator: "\n").first(where: { $0.contains("At t-gmax:") }),
+            let range = line.range(of: "bytes in "),
+            let blocks = Int(line[range.upperBound...].prefix { $0 != " " }.filter { $0 != "," })
+        else { throw ChildError.failed("no peak in DHAT's summary:\n\(run.output)") }
+        return blocks
+    }
+    return Double(try blocksAtPeak(large) - blocksAtPeak(small)) / Double(large - small)
 }
 
 /// What tracing a program with RXTRACE (streamed) costs against running it untraced.
