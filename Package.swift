@@ -28,8 +28,7 @@ func chapter(_ number: String, _ folder: String) -> Target {
     )
 }
 
-// The number of a chapter is its place in the reading order (docs/chapters.md). 20 is kept for
-// the Traits chapter, which comes after the Testing chapter and before the two app chapters.
+// The number of a chapter is its place in the reading order (docs/chapters.md).
 let chapters: [(String, String)] = [
     ("01", "01-WhyRx"),
     ("02", "02-AnatomyOfASubscription"),
@@ -50,12 +49,13 @@ let chapters: [(String, String)] = [
     ("17", "17-MessageInterception"),
     ("18", "18-WrappingCallbackAPIs"),
     ("19", "19-TestingAndMemory"),
+    ("20", "20-Traits"),
     ("21", "21-GitHubSignup"),
     ("22", "22-TableBinding"),
 ]
 
 /// The chapters that use `Driver` (RxCocoa's), and so link RxCocoa and FoundationNetworking.
-let chaptersUsingRxCocoa: Set = ["22-TableBinding"]
+let chaptersUsingRxCocoa: Set = ["20-Traits", "22-TableBinding"]
 
 let package = Package(
     name: "RxAnatomy",

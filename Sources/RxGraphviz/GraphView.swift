@@ -6,12 +6,18 @@ import RxTrace
 struct GraphView {
     let document: TraceDocument
     let options: RenderOptions
+    /// The labels' words (the report's language; English for `rxtrace render`).
+    let words: ReportStrings
     let structure: TraceStructure
 
-    init(_ document: TraceDocument, _ options: RenderOptions, structure: TraceStructure? = nil) {
+    init(
+        _ document: TraceDocument, _ options: RenderOptions, structure: TraceStructure? = nil,
+        words: ReportStrings = .english
+    ) {
         self.document = document
         self.options = options
         self.structure = structure ?? TraceStructure(document)
+        self.words = words
     }
 
     /// Above this many drawn nodes the layout trades some polish for speed.
@@ -138,7 +144,7 @@ struct GraphView {
                         var nested = DotSubgraph(
                             name: "cluster_s\(subscription.number)_i\(subscription.inner[index].nodes[0])",
                             attributes: [
-                                "label": "inner subscription", "style": "rounded,dashed", "color": "#bbbbbb",
+                                "label": .text(words.graphInner), "style": "rounded,dashed", "color": "#bbbbbb",
                                 "fontcolor": "#777777",
                             ])
                         for id in subscription.inner[index].nodes {
@@ -195,15 +201,20 @@ struct GraphView {
     private var title: String {
         let program = document.meta["program"].map { "\($0) — " } ?? ""
         let count = structure.subscriptions.count
-        return "\(program)\(document.nodes.count) nodes, \(count) subscription\(count == 1 ? "" : "s")"
+        let nodes = words.format(words.nodesOther, ["n": "\(document.nodes.count)"])
+        let subscriptions = words.format(
+            count == 1 ? words.subscriptionsOne : words.subscriptionsOther, ["n": "\(count)"])
+        return program + words.format(words.graphTitle, ["nodes": nodes, "subscriptions": subscriptions])
     }
 
     private func clusterLabel(_ subscription: TraceStructure.Subscription) -> String {
         let root = structure.byID[subscription.root]!
-        var label = "subscription \(subscription.number): \(root.shortName)"
-        if let site = root.callSite { label += " at \(site)" }
-        if !subscription.inner.isEmpty { label += " · \(subscription.inner.count) inner" }
-        return label
+        let site = root.callSite.map { words.format(words.graphClusterSite, ["site": $0]) } ?? ""
+        let inner =
+            subscription.inner.isEmpty
+            ? "" : words.format(words.graphClusterInner, ["n": "\(subscription.inner.count)"])
+        return words.format(
+            words.graphCluster, ["n": "\(subscription.number)", "root": root.shortName, "site": site, "inner": inner])
     }
 
     private func shape(_ kind: TraceNodeKind) -> (shape: String, style: String) {

@@ -91,8 +91,10 @@ package struct ReportModel: Encodable {
     package struct LeakRoot: Encodable {
         var node: UInt64
         var site: String?
-        /// Why it is still there, in a few words.
+        /// Why it is still there, in a few words, and which `TraceLeakReport.Root.Cause` that is
+        /// (the page words it in its own language).
         var cause: String
+        var causeKind: String
         /// The nodes it is one with (a sink and its `SinkDisposer`).
         var cycle: [UInt64]
         /// The leaked nodes it holds, itself included when it is one.
@@ -152,6 +154,10 @@ package struct ReportModel: Encodable {
 
     private var stringIndex: [String: Int] = [:]
 
+    /// The page's words (and the graph's labels), in the language asked for. Not part of the
+    /// JSON: the page gets them as their own table.
+    package let words: ReportStrings
+
     /// The most resource samples the page gets.
     static let maxSamples = 1_000
     /// How many types get their own series in `resources`.
@@ -164,13 +170,14 @@ package struct ReportModel: Encodable {
 
     /// Lays out the graph of `document` (`options.expand` draws every inner subscription
     /// instead of one `×N` node; the filters narrow the picture) and gathers what the page shows.
-    package init(_ document: TraceDocument, options: RenderOptions = RenderOptions()) {
+    package init(_ document: TraceDocument, options: RenderOptions = RenderOptions(), words: ReportStrings = .english) {
+        self.words = words
         let structure = TraceStructure(document)
         title = document.meta["program"] ?? "trace"
         meta = document.meta
         dropped = document.dropped
 
-        let view = GraphView(document, options, structure: structure)
+        let view = GraphView(document, options, structure: structure, words: words)
         var placement: [UInt64: Int] = [:]
         do {
             let drawing = try view.drawing()
@@ -250,6 +257,7 @@ package struct ReportModel: Encodable {
         leakRoots = structure.leaks.roots.map { root in
             LeakRoot(
                 node: root.node.id, site: root.node.callSite, cause: root.cause.explanation,
+                causeKind: root.cause.rawValue,
                 cycle: root.cycle.map(\.id), held: root.held.map(\.id),
                 types: root.types.map { Count(name: $0.type, count: $0.count) },
                 sites: root.callSites.map { Count(name: $0.callSite, count: $0.count) })

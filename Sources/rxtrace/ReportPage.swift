@@ -2,28 +2,53 @@ import Foundation
 import RxGraphviz
 
 /// The page `rxtrace report` writes: `Report/report.html` with its style (`report.css`), its
-/// script (`report.js`), the laid-out graph and the trace's data put in. The three files are
+/// script (`report.js`), the laid-out graph, the trace's data and the page's words in one
+/// language (`ReportStrings`) put in. The three files are
 /// embedded in the binary when it is built (SwiftPM's `embedInCode`), so `rxtrace` needs no
 /// file beside it and the page needs nothing from the network.
 enum ReportPage {
-    /// The page for `model`.
+    /// The page for `model`, its text in the language of `model.words`.
     static func html(_ model: ReportModel) throws(CLIError) -> Data {
+        let strings = model.words
         let data: Data
+        let table: Data
+        let text: [String: String]
         do {
             data = try model.json()
+            table = try scriptSafeJSON(strings)
+            let object = try JSONSerialization.jsonObject(with: table) as? [String: Any] ?? [:]
+            text = object.compactMapValues { $0 as? String }
         } catch {
             throw CLIError.rendering("cannot encode the report's data: \(error)")
         }
-        let graph =
-            model.svg ?? "<p class=\"note\">No graph: \(escape(model.graphNote ?? "it could not be drawn")).</p>"
-        let values: [String: Data] = [
-            "title": Data(escape(model.title).utf8),
+        func format(_ key: String, _ values: [String: String]) -> String {
+            values.reduce(text[key] ?? key) { $0.replacingOccurrences(of: "{\($1.key)}", with: $1.value) }
+        }
+        let reason = model.graphNote ?? format("noGraphReason", [:])
+        let graph = model.svg ?? "<p class=\"note\">\(escape(format("noGraph", ["reason": reason])))</p>"
+        let speeds = [1, 2, 5, 20, 100, 1000].map { rate in
+            let label = format(rate == 1 ? "speedOne" : "speedOther", ["n": "\(rate)"])
+            return "          <option value=\"\(rate)\"\(rate == 2 ? " selected" : "")>\(escape(label))</option>"
+        }
+        var values: [String: Data] = [
+            "page-title": Data(escape(format("pageTitle", ["title": model.title])).utf8),
+            "speed-options": Data(speeds.joined(separator: "\n").utf8),
+            "strings": table,
             "style": Data(PackageResources.report_css),
             "script": Data(PackageResources.report_js),
             "graph": Data(graph.utf8),
             "data": data,
         ]
+        for (key, value) in text { values["t.\(key)"] = Data(escape(value).utf8) }
         return fill(PackageResources.report_html, values)
+    }
+
+    /// `value` as JSON that can sit inside `<script>`: every `<` is written `\u003c`.
+    static func scriptSafeJSON(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = try encoder.encode(value)
+        return Data(String(decoding: json, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c").utf8)
     }
 
     /// Replaces each `<!--rxtrace:NAME-->` of `template` with `values[NAME]`, in one pass: what

@@ -4,7 +4,7 @@ import RxGraphviz
 import RxTrace
 
 extension RxTraceCommand {
-    /// `rxtrace report TRACE [-o report.html] [--expand]`
+    /// `rxtrace report TRACE [-o report.html] [--expand] [--lang en|zh]`
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write one self-contained HTML page that replays the trace call by call.",
@@ -17,11 +17,14 @@ extension RxTraceCommand {
                 its marble lane); marbles of the current subscription; live objects over the run; an \
                 events table with a filter; and the leaks and anomalies at the top, linked to their \
                 nodes. Repeated inner subscriptions are one ×N node unless --expand is given. \
-                Without -o the page goes to stdout.
+                Without -o the page goes to stdout. The page is in Chinese with --lang zh, or \
+                without --lang where the locale is Chinese (LC_ALL, LC_MESSAGES or LANG starting \
+                with zh); in English otherwise.
 
                 Examples:
                   rxtrace report trace.json -o report.html
                   rxtrace report trace.json --expand -o everything.html
+                  rxtrace report trace.json --lang zh -o report.zh.html
                 """
         )
 
@@ -34,10 +37,13 @@ extension RxTraceCommand {
         @Flag(help: "Draw every repeated inner subscription instead of one ×N node.")
         var expand = false
 
+        @OptionGroup var language: ReportLanguageOption
+
         func run() throws {
+            let strings = try language.language().strings
             let document = try readTrace(trace)
             noteIfCut(document, trace)
-            let model = ReportModel(document, options: RenderOptions(expand: expand))
+            let model = ReportModel(document, options: RenderOptions(expand: expand), words: strings)
             if let note = model.graphNote { Console.error("rxtrace: note: the report has no graph: \(note)") }
             let page = try ReportPage.html(model)
             if let output {

@@ -12,7 +12,7 @@ extension RxTraceCommand {
                 Runs the program with RXTRACE=DIR/trace.json, then writes graph.svg, flow.svg, \
                 marbles.svg and resources.svg into DIR (a view that does not fit the trace is \
                 skipped with a note), and report.html, the page that replays the run (see rxtrace \
-                report). A chapter name such as 02 or chapter02 means the built \
+                report; --lang as there). A chapter name such as 02 or chapter02 means the built \
                 chapter executable next to rxtrace. Arguments after -- go to the program.
 
                 Examples:
@@ -26,6 +26,8 @@ extension RxTraceCommand {
 
         @Option(help: "Where to write trace.json and the diagrams (default: ./rxtrace-NAME).")
         var out: String?
+
+        @OptionGroup var language: ReportLanguageOption
 
         @Argument(parsing: .postTerminator, help: "Arguments for the program.")
         var arguments: [String] = []
@@ -55,6 +57,7 @@ extension RxTraceCommand {
         }
 
         func run() throws {
+            let strings = try language.language().strings
             let executable = try resolveProgram()
             let manager = FileManager.default
             let directory = URL(fileURLWithPath: out ?? "rxtrace-\(executable.lastPathComponent)", isDirectory: true)
@@ -115,7 +118,7 @@ extension RxTraceCommand {
             }
             let report = directory.appendingPathComponent("report.html").path
             do {
-                let model = ReportModel(document)
+                let model = ReportModel(document, words: strings)
                 if let note = model.graphNote { Console.error("rxtrace: note: the report has no graph: \(note)") }
                 try writeAtomically(try ReportPage.html(model), to: report)
                 written.insert(report, at: 0)

@@ -2,13 +2,18 @@
 """Drives `rxtrace report` pages in Debian's headless Chromium (Selenium, chromedriver).
 
     report_browser.py check --mojito MOJITO.html --leaky LEAKY.html --cut CUT.html --expect JSON --artifacts DIR
+        [--lang zh --english ENGLISH.html]
     report_browser.py measure REPORT.html [--steps N]
 
 `check` is the browser half of rxtraceTests' ReportBrowserTests, which records the traces,
 writes the pages and passes what to expect (call sites, node ids, filter counts) as JSON; it
 walks the mojito page to its `forwardOn` call, clicks the AnonymousObserver node, filters the
 events table, follows a leak link of the leaky page, and fails on any console error or any
-request the page makes. Each failure is one line starting `FAIL:` and exit status 1.
+request the page makes. Each failure is one line starting `FAIL:` and exit status 1. What the
+pages must say comes from their own table of strings (`#ui-strings`, ReportStrings in Swift), so
+the same walk checks the page in every language; with `--lang zh` each page must also be
+`<html lang="zh">` and show no string of the English table (read from the `--english` page)
+that the Chinese table does not also use (a type name, `seq`).
 
 `measure` prints a page's load time and the time of one replay step, from the Performance
 API (see README, "The report").
@@ -104,6 +109,58 @@ def press(driver, key):
     driver.find_element(By.TAG_NAME, "body").send_keys(key)
 
 
+def strings(driver):
+    """The page's table of strings (`T` in report.js)."""
+    return driver.execute_script("return JSON.parse(document.getElementById('ui-strings').textContent)")
+
+
+def fmt(template, **values):
+    return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template)
+
+
+def count(n, one, other):
+    return fmt(one if n == 1 else other, n=n)
+
+
+def visible_text(driver):
+    """What a reader sees or hears: the text, the tooltips, placeholders and labels, the title."""
+    return driver.execute_script(
+        "const texts = [document.title, document.body.innerText];"
+        "for (const e of document.querySelectorAll('[title], [placeholder], [aria-label]'))"
+        "  for (const name of ['title', 'placeholder', 'aria-label'])"
+        "    if (e.hasAttribute(name)) texts.push(e.getAttribute(name));"
+        "return texts.join('\\n');"
+    )
+
+
+def flatten(table):
+    for value in table.values():
+        if isinstance(value, dict):
+            yield from flatten(value)
+        else:
+            yield value
+
+
+def check_language(driver, page, lang, english):
+    """`<html lang>`, and for a page not in English, no English string of the page left visible."""
+    actual = driver.execute_script("return document.documentElement.lang")
+    expect(actual == lang, f"{page}: <html lang={actual!r}>, not {lang!r}")
+    if english is None:
+        return 0
+    own = list(flatten(strings(driver)))
+    fragments = set()
+    for value in flatten(english):
+        for fragment in re.split(r"\{\w+\}", value):
+            fragment = fragment.strip(" ·—:;,.()[]|")
+            if re.search(r"[A-Za-z]{3}", fragment) and not any(fragment in mine for mine in own):
+                fragments.add(fragment)
+    text = visible_text(driver)
+    # Whole words only, and not inside a name the trace itself recorded (`thread-2`, `main.swift`).
+    left = sorted(f for f in fragments if re.search(rf"(?<![\w.-]){re.escape(f)}(?![\w.-])", text))
+    expect(not left, f"{page}: English left on the {lang} page: {left}")
+    return len(fragments)
+
+
 def call_name(driver):
     names = driver.find_elements(By.CSS_SELECTOR, "#call .call-name")
     return names[0].text if names else ""
@@ -113,8 +170,10 @@ def visible_event_rows(driver):
     return driver.find_elements(By.CSS_SELECTOR, "#events tbody tr:not(.more)")
 
 
-def check_mojito(driver, path, expected, artifacts):
+def check_mojito(driver, path, expected, artifacts, lang, english):
     open_page(driver, path)
+    T = strings(driver)
+    checked = check_language(driver, "mojito", lang, english)
     expect(requests_made(driver) == [], f"mojito: the page made requests: {requests_made(driver)}")
     leaks = driver.find_element(By.ID, "leaks")
     expect("fine" in leaks.get_attribute("class"), f"mojito: a leak is listed: {leaks.text}")
@@ -171,7 +230,8 @@ def check_mojito(driver, path, expected, artifacts):
     expect("mojito" in lane, f"mojito: the observer's marble lane reads {lane!r}")
     marbles = driver.find_element(By.ID, "marbles").text
     expect("mojito" in marbles, f"mojito: the marbles of the subscription read {marbles!r}")
-    driver.save_screenshot(os.path.join(artifacts, "report-mojito-forwardOn.png"))
+    check_language(driver, "mojito at forwardOn", lang, english)
+    driver.save_screenshot(os.path.join(artifacts, f"report-mojito-forwardOn{suffix(lang)}.png"))
 
     # At the end the sink is grey again.
     press(driver, Keys.END)
@@ -198,12 +258,15 @@ def check_mojito(driver, path, expected, artifacts):
             )
     type_filter("")
     expect(len(visible_event_rows(driver)) == expected["events"], "mojito: clearing the filter lost rows")
+    check_language(driver, "mojito filtered", lang, english)
     print(f"ok: mojito: call {position} forwardOn highlights the sink, the observer's panel shows "
-          f"{observer['site']}, filters {[(t, c) for t, c in expected['filters']]}")
+          f"{observer['site']}, filters {[(t, c) for t, c in expected['filters']]}, <html lang={lang!r}>"
+          + (f", none of {checked} English strings left" if english else ""))
 
 
-def check_leaky(driver, path, expected, artifacts):
+def check_leaky(driver, path, expected, artifacts, lang, english):
     open_page(driver, path)
+    T = strings(driver)
     expect(requests_made(driver) == [], f"leaky: the page made requests: {requests_made(driver)}")
     leaks = driver.find_element(By.ID, "leaks")
     expect("leak" in leaks.get_attribute("class").split(), f"leaky: no leak is listed: {leaks.text}")
@@ -223,20 +286,33 @@ def check_leaky(driver, path, expected, artifacts):
             f"leaky: the link to #{node_id} leads to {selected[0].get_attribute('id')}, filled {fill} / {stroke}, not red",
         )
         panel = driver.find_element(By.ID, "panel").text
-        expect(f"#{node_id}" in panel and "leaked" in panel, f"leaky: the panel of #{node_id} does not say leaked")
-    driver.save_screenshot(os.path.join(artifacts, "report-leak.png"))
+        expect(
+            f"#{node_id}" in panel and T["stateLeaked"] in panel,
+            f"leaky: the panel of #{node_id} does not say {T['stateLeaked']!r}",
+        )
+    check_language(driver, "leaky", lang, english)
+    driver.save_screenshot(os.path.join(artifacts, f"report-leak{suffix(lang)}.png"))
     print(f"ok: leaky: {len(links)} leak links at {expected['sites']}, each to a red node")
 
 
-def check_cut(driver, path, expected, artifacts):
+def check_cut(driver, path, expected, artifacts, lang, english):
     open_page(driver, path)
+    T = strings(driver)
     cut = driver.find_element(By.ID, "cut")
-    expect(cut.text.startswith(f"Cut short at {expected['cut']}"), f"cut: the banner says {cut.text!r}")
+    banner = fmt(T["cutTitle"], seq=expected["cut"])
+    expect(cut.text.startswith(banner), f"cut: the banner says {cut.text!r}, not {banner!r}…")
     leaks = driver.find_element(By.ID, "leaks")
-    title = f"Open at the cut: {expected['open']} nodes, held by {expected['roots']} root"
+    title = fmt(
+        T["leakTitleAtCut"], nodes=count(expected["open"], T["nodesOne"], T["nodesOther"]),
+        roots=count(expected["roots"], T["rootsOne"], T["rootsOther"]))
     expect(leaks.text.startswith(title), f"cut: the leak banner says {leaks.text!r}, not {title!r}…")
-    driver.save_screenshot(os.path.join(artifacts, "report-cut.png"))
+    check_language(driver, "cut", lang, english)
+    driver.save_screenshot(os.path.join(artifacts, f"report-cut{suffix(lang)}.png"))
     print(f"ok: cut: the page says it was cut short at {expected['cut']}, {expected['open']} nodes open at the cut")
+
+
+def suffix(lang):
+    return "" if lang == "en" else "." + lang
 
 
 def check(arguments):
@@ -245,16 +321,22 @@ def check(arguments):
     driver = browser()
     problems = []
     try:
+        english = None
+        if arguments.english:
+            open_page(driver, arguments.english)
+            english = strings(driver)
+            expect(english.get("lang") == "en", f"{arguments.english} is not an English page")
         for page, path, run in (
             ("mojito", arguments.mojito, check_mojito),
             ("leaky", arguments.leaky, check_leaky),
             ("cut", arguments.cut, check_cut),
         ):
             try:
-                run(driver, path, expected[page], arguments.artifacts)
+                run(driver, path, expected[page], arguments.artifacts, arguments.lang, english)
             except Failure as failure:
                 problems.append(str(failure))
-                driver.save_screenshot(os.path.join(arguments.artifacts, f"report-{page}-failure.png"))
+                driver.save_screenshot(
+                    os.path.join(arguments.artifacts, f"report-{page}-failure{suffix(arguments.lang)}.png"))
             problems += console_problems(driver, page)
     finally:
         driver.quit()
@@ -336,6 +418,8 @@ def main():
     checking.add_argument("--cut", required=True)
     checking.add_argument("--expect", required=True, help="what the pages should show (JSON)")
     checking.add_argument("--artifacts", required=True, help="where the screenshots go")
+    checking.add_argument("--lang", default="en", help="the pages' language (their <html lang>)")
+    checking.add_argument("--english", help="an English page, whose strings must not show on the others")
     measuring = commands.add_parser("measure")
     measuring.add_argument("page")
     measuring.add_argument("--steps", type=int, default=300)

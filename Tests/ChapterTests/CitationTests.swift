@@ -36,7 +36,7 @@ import Testing
                 pages.append("\(folder)/\(name)")
             }
         }
-        let documents = ["chapters", "sources", "glossary", "rxtrace", "schedulers", "debug"]
+        let documents = ["chapters", "sources", "glossary", "rxtrace", "schedulers", "debug", "compatibility"]
         return pages + documents.flatMap { ["docs/\($0).md", "docs/\($0).zh.md"] }
     }
 
@@ -210,7 +210,7 @@ import Testing
     }
 
     static func rooted(_ path: String) -> Bool {
-        ["Sources/", "Tests/", "Chapters/", "docs/", "Benchmarks/"].contains { path.hasPrefix($0) }
+        ["Sources/", "Tests/", "Chapters/", "docs/", "Benchmarks/", "Examples/"].contains { path.hasPrefix($0) }
     }
 
     /// `Chapters/02-X/../../docs/sources.md` → `docs/sources.md`.

@@ -44,6 +44,24 @@ enum Browser {
     .enabled(if: Browser.shouldRun, "needs chromium, chromium-driver and selenium (make test installs them)"))
 struct ReportBrowserTests {
     @Test func replayPanelFilterAndLeakLinksWorkInChromium() throws {
+        let run = try Self.check(lang: "en")
+        let screenshot = run.artifacts.appendingPathComponent("report-mojito-forwardOn.png")
+        #expect(FileManager.default.fileExists(atPath: screenshot.path))
+    }
+
+    /// The same walk on the pages `--lang zh` writes: the controls work the same, every string
+    /// the check looks for comes from the Chinese table, the pages say `<html lang="zh">`, and
+    /// no string of the English table is left where a reader sees it.
+    @Test func theChinesePageWorksTheSameAndShowsNoEnglish() throws {
+        let run = try Self.check(lang: "zh")
+        #expect(run.output.contains("none of") && run.output.contains("English strings left"), "\(run.output)")
+        let screenshot = run.artifacts.appendingPathComponent("report-mojito-forwardOn.zh.png")
+        #expect(FileManager.default.fileExists(atPath: screenshot.path))
+    }
+
+    /// Records the traces, writes their pages in `lang` (and an English one to compare with) and
+    /// walks them in Chromium.
+    static func check(lang: String) throws -> (output: String, artifacts: URL) {
         let scratch = try Scratch()
         let rxtrace = try #require(CLI.binary, "\(CLIMissing())")
 
@@ -78,9 +96,11 @@ struct ReportBrowserTests {
             (mojitoTrace, "mojito.html"), (try scratch.write(leaky, "leaky.json"), "leaky.html"),
             ("cut.rxt", "cut.html"),
         ] {
-            let result = try CLI.run(["report", trace, "-o", page], in: scratch.url)
+            let result = try CLI.run(["report", trace, "--lang", lang, "-o", page], in: scratch.url)
             #expect(result.status == 0, "rxtrace report \(trace): \(result.stderr)")
         }
+        let english = try CLI.run(["report", mojitoTrace, "--lang", "en", "-o", "english.html"], in: scratch.url)
+        #expect(english.status == 0, "rxtrace report --lang en: \(english.stderr)")
 
         // What the mojito page must show, from its trace.
         let sink = try #require(mojito.nodes.first { $0.type == "AnonymousObservableSink" })
@@ -116,13 +136,13 @@ struct ReportBrowserTests {
                 "--mojito", scratch.url.appendingPathComponent("mojito.html").path,
                 "--leaky", scratch.url.appendingPathComponent("leaky.html").path,
                 "--cut", scratch.url.appendingPathComponent("cut.html").path,
-                "--expect", json, "--artifacts", artifacts.path,
-            ], timeout: 240)
+                "--expect", json, "--artifacts", artifacts.path, "--lang", lang,
+            ] + (lang == "en" ? [] : ["--english", scratch.url.appendingPathComponent("english.html").path]),
+            timeout: 240)
         #expect(run.status == 0, "the browser check failed:\n\(run.output)")
         #expect(
             run.output.contains("ok: mojito") && run.output.contains("ok: leaky") && run.output.contains("ok: cut"),
             "\(run.output)")
-        let screenshot = artifacts.appendingPathComponent("report-mojito-forwardOn.png")
-        #expect(FileManager.default.fileExists(atPath: screenshot.path))
+        return (run.output, artifacts)
     }
 }

@@ -16,7 +16,8 @@ import TraceFixtures
     @Test func writesOneSelfContainedPage() throws {
         let scratch = try Scratch()
         let trace = try scratch.write(Fixtures.reference())
-        let result = try CLI.run(["report", trace, "-o", "report.html"], in: scratch.url)
+        // English whatever the machine's locale (ReportLanguageTests: the locale's choice).
+        let result = try CLI.run(["report", trace, "-o", "report.html"], in: scratch.url, environment: ["LC_ALL": "C"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.isEmpty)

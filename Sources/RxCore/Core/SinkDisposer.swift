@@ -6,25 +6,28 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
     private struct Flags {
         static let sinkAndSubscriptionSet = 1
         static let disposed = 2
+        /// The trace node id sits above the two flags (0 when not traced): one word for both
+        /// keeps the object at 104 bytes, a 112-byte block (docs/performance.md).
+        static let idShift = 2
     }
 
-    private let state = Atomic<Int>(0)
+    private let state: Atomic<Int>
     // Written before the state's release, read after its acquire: ordered by `state`. A no-op
     // stands for "none" rather than an optional (docs/architecture.md, "No optional existentials").
     @exclusivity(unchecked) private var sink: Disposable = NopDisposable()
     @exclusivity(unchecked) private var subscription: Disposable = NopDisposable()
-    /// Trace node id (0 when not traced).
-    public let traceID: UInt64
-    // The counter, kept so `deinit` does not read the lazily made global again.
-    private let resourceCounter: Unmanaged<ResourceCounter>
 
     init(callSite: CallSite?) {
-        let counter = ResourceCounter.sinkDisposer
-        resourceCounter = Unmanaged.passUnretained(counter)
-        traceID = rxBirth(counter, .disposable, callSite)
+        let id = rxBirth(ResourceCounter.sinkDisposer, .disposable, callSite)
+        state = Atomic(Int(truncatingIfNeeded: id) << Flags.idShift)
     }
 
-    deinit { rxDeath(resourceCounter, traceID) }
+    deinit { rxDeath(ResourceCounter.sinkDisposer, traceID) }
+
+    /// Trace node id (0 when not traced).
+    public var traceID: UInt64 {
+        @inline(__always) get { UInt64(UInt(bitPattern: state.load(ordering: .relaxed)) >> Flags.idShift) }
+    }
 
     public var isDisposed: Bool {
         state.load(ordering: .acquiring) & Flags.disposed != 0

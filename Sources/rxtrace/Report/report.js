@@ -22,6 +22,18 @@
   const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
   const esc = (text) => String(text).replace(/[&<>"]/g, (c) => ESCAPES[c]);
 
+  // Every word the page shows, in its language (ReportStrings, Sources/RxGraphviz): T.NAME.
+  const T = JSON.parse(document.getElementById('ui-strings').textContent);
+  const put = (template, values, escape) =>
+    template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? escape(values[name]) : whole));
+  /** T's `template` as text, each {name} replaced by values[name]. */
+  const fmt = (template, values = {}) => put(template, values, String);
+  /** T's `template` as HTML: its own text escaped, the values (HTML already) put in as they are. */
+  const fmtHTML = (template, values = {}) => put(esc(template), values, String);
+  const count = (n, one, other) => fmt(n === 1 ? one : other, { n });
+  const stepText = (p) => fmt(T.step, { n: p });
+  const seqText = (seq) => fmt(T.seq, { n: seq });
+
   /** Index of the first element of the sorted `array` greater than `value`. */
   function upperBound(array, value) {
     let low = 0;
@@ -46,13 +58,13 @@
   const typeOf = (i) => strings[N.type[i]];
 
   function nodeName(id) {
-    if (id === 0) return 'user code';
+    if (id === 0) return T.userCode;
     const i = indexOfNode.get(id);
     return i === undefined ? '#' + id : typeOf(i) + ' #' + id;
   }
 
   function nodeLink(id) {
-    if (id === 0) return 'user code';
+    if (id === 0) return esc(T.userCode);
     const i = indexOfNode.get(id);
     const leaked = i !== undefined && N.leaked[i];
     return `<a class="node-link${leaked ? ' leak-link' : ''}" data-node="${id}">${esc(nodeName(id))}</a>`;
@@ -116,9 +128,15 @@
     return kind === 'completed' ? 'completed' : `${kind}(${value === null ? '' : value})`;
   }
 
+  /** A recording's start (ISO 8601, UTC) as the page's language writes a date. */
+  function formatDate(iso) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(iso);
+    return m ? fmt(T.date, { y: m[1], mo: m[2], d: m[3], h: m[4], mi: m[5], s: m[6] }) : iso;
+  }
+
   function formatTime(time) {
     if (E.virtualTime) return String(time);
-    return time.toFixed(6) + ' s';
+    return fmt(T.seconds, { t: time.toFixed(6) });
   }
 
   // ---------------------------------------------------------------- the graph
@@ -322,31 +340,32 @@
   function renderHeader() {
     $('title').textContent = data.title;
     const facts = [
-      `${nodeCount} nodes`,
-      `${data.subscriptions.length} subscription${data.subscriptions.length === 1 ? '' : 's'}`,
-      `${stepCount} calls`,
-      `${eventCount} events`,
+      count(nodeCount, T.nodesOne, T.nodesOther),
+      count(data.subscriptions.length, T.subscriptionsOne, T.subscriptionsOther),
+      fmt(T.calls, { n: stepCount }),
+      fmt(T.events, { n: eventCount }),
     ];
-    if (E.virtualTime) facts.push('virtual time');
+    if (E.virtualTime) facts.push(T.virtualTime);
     const dropped = data.dropped;
-    if (dropped.steps > 0) facts.push(`the oldest ${dropped.steps} calls were not kept`);
-    if (dropped.events > 0) facts.push(`the oldest ${dropped.events} events were not kept`);
-    if (data.meta.started) facts.push(`recorded ${data.meta.started}`);
+    if (dropped.steps > 0) facts.push(fmt(T.droppedCalls, { n: dropped.steps }));
+    if (dropped.events > 0) facts.push(fmt(T.droppedEvents, { n: dropped.events }));
+    if (data.meta.started) facts.push(fmt(T.recorded, { date: formatDate(data.meta.started) }));
     $('facts').textContent = facts.join(' · ');
 
     const parts = [];
     const leakedCount = N.leaked.reduce((sum, leaked) => sum + (leaked ? 1 : 0), 0);
     const cut = data.meta.cut;
     if (cut) {
-      parts.push(`<div class="alert cut" id="cut"><strong>Cut short at ${esc(cut)}</strong> — the trace has no end record: the program crashed, was killed or was still running. It shows what happened until then; what was open at the cut is not called a leak.</div>`);
+      parts.push(`<div class="alert cut" id="cut"><strong>${fmtHTML(T.cutTitle, { seq: esc(cut) })}</strong> — ${esc(T.cutText)}</div>`);
     }
     if (leakedCount > 0) {
       const roots = data.leakRoots;
-      const plural = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-      const title = cut
-        ? `Open at the cut: ${plural(leakedCount, 'node')}, held by ${plural(roots.length, 'root')}`
-        : `Leaked: ${plural(leakedCount, 'node')}, held by ${plural(roots.length, 'root')}`;
-      const what = cut ? 'still open when the trace was cut short' : 'alive at the end, never disposed, never terminated';
+      const counts = {
+        nodes: esc(count(leakedCount, T.nodesOne, T.nodesOther)),
+        roots: esc(count(roots.length, T.rootsOne, T.rootsOther)),
+      };
+      const title = fmtHTML(cut ? T.leakTitleAtCut : T.leakTitle, counts);
+      const what = esc(cut ? T.leakWhatAtCut : T.leakWhat);
       let html = `<div class="alert leak" id="leaks"><strong>${title}</strong> — ${what}<ul>`;
       // Each node is linked once, under the first root that holds it (a root and its cycle are
       // held by no other root).
@@ -354,28 +373,32 @@
       for (const root of roots.slice(0, 20)) {
         const shown = new Set([root.node, ...root.cycle]);
         for (const id of listed) shown.add(id);
-        const cycle = root.cycle.length > 0 ? ` (with ${root.cycle.map(nodeLink).join(', ')})` : '';
-        const types = root.types.slice(0, 6).map((t) => `${esc(t.name)} ${t.count}`).join(', ');
-        const sites = root.sites.slice(0, 4).map((t) => `<span class="site">${esc(t.name)}</span> (${t.count})`).join(', ');
+        const cycle = root.cycle.length > 0 ? fmtHTML(T.leakWith, { nodes: root.cycle.map(nodeLink).join(esc(T.listSeparator)) }) : '';
+        const types = root.types.slice(0, 6).map((t) => `${esc(t.name)} ${t.count}`).join(esc(T.listSeparator));
+        const sites = root.sites.slice(0, 4).map((t) => `<span class="site">${esc(t.name)}</span> (${t.count})`).join(esc(T.listSeparator));
         const rest = root.held.filter((id) => !shown.has(id));
         for (const id of [root.node, ...root.cycle, ...rest]) listed.add(id);
-        const members = rest.slice(0, 12).map(nodeLink).join(', ');
-        const more = rest.length > 12 ? ` <span class="more">and ${rest.length - 12} more</span>` : '';
-        html += `<li>${nodeLink(root.node)}${cycle} at <span class="site">${esc(root.site || 'an unknown call site')}</span>: ${esc(root.cause)}`
-          + `<br>holds ${plural(root.held.length, 'node')}: ${types}; made at ${sites}${members ? ` — ${members}${more}` : ''}</li>`;
+        const members = rest.slice(0, 12).map(nodeLink).join(esc(T.listSeparator));
+        const more = rest.length > 12 ? ` <span class="more">${esc(fmt(T.andMore, { n: rest.length - 12 }))}</span>` : '';
+        const site = `<span class="site">${esc(root.site || T.unknownSite)}</span>`;
+        const cause = esc(T.causes[root.causeKind] || root.cause);
+        const held = esc(count(root.held.length, T.nodesOne, T.nodesOther));
+        html += `<li>${fmtHTML(T.leakRoot, { node: nodeLink(root.node), with: cycle, site, cause })}`
+          + `<br>${fmtHTML(T.leakHolds, { nodes: held, types, sites })}${members ? ` — ${members}${more}` : ''}</li>`;
       }
-      if (roots.length > 20) html += `<li class="more">and ${roots.length - 20} more roots</li>`;
+      if (roots.length > 20) html += `<li class="more">${esc(fmt(T.andMoreRoots, { n: roots.length - 20 }))}</li>`;
       parts.push(html + '</ul></div>');
     } else {
-      parts.push('<div class="alert fine" id="leaks">No leaks: every subscription was disposed or terminated.</div>');
+      parts.push(`<div class="alert fine" id="leaks">${esc(T.noLeaks)}</div>`);
     }
     if (data.anomalies.length > 0) {
-      let html = `<div class="alert anomaly" id="anomalies"><strong>Anomalies: ${data.anomalies.length}</strong><ul>`;
+      let html = `<div class="alert anomaly" id="anomalies"><strong>${esc(fmt(T.anomaliesTitle, { n: data.anomalies.length }))}</strong><ul>`;
       for (const anomaly of data.anomalies.slice(0, 20)) {
         const p = positionOf(anomaly.seq);
-        html += `<li>${esc(anomaly.kind)} on ${nodeLink(anomaly.node)} at <a class="step-link" data-position="${p}">step ${p}</a>: ${esc(anomaly.detail)}</li>`;
+        const step = `<a class="step-link" data-position="${p}">${esc(stepText(p))}</a>`;
+        html += `<li>${fmtHTML(T.anomaly, { kind: esc(anomaly.kind), node: nodeLink(anomaly.node), step, detail: esc(anomaly.detail) })}</li>`;
       }
-      if (data.anomalies.length > 20) html += `<li class="more">and ${data.anomalies.length - 20} more</li>`;
+      if (data.anomalies.length > 20) html += `<li class="more">${esc(fmt(T.andMore, { n: data.anomalies.length - 20 }))}</li>`;
       parts.push(html + '</ul></div>');
     }
     $('alerts').innerHTML = parts.join('');
@@ -387,11 +410,11 @@
     const box = $('call');
     box.className = '';
     if (stepCount === 0) {
-      box.textContent = 'This trace kept no calls (recorded with RXTRACE_KEEP=events or graph): nothing to replay.';
+      box.textContent = T.noCalls;
       return;
     }
     if (p === 0) {
-      box.textContent = `Before the first step. Step forward (→) or play (▶) to walk through the ${stepCount} calls.`;
+      box.textContent = fmt(T.beforeFirst, { n: stepCount });
       return;
     }
     const k = p - 1;
@@ -410,13 +433,15 @@
       const i = indexOfNode.get(id);
       return i === undefined ? null : str(N.site[i]);
     };
+    const siteHTML = (id) => `<span class="site">${esc(site(id))}</span>`;
     let where;
     if (from !== 0) {
-      where = `caller ${esc(nodeName(from))} made at ${site(from) ? `<span class="site">${esc(site(from))}</span>` : 'an unknown call site'}`;
+      where = fmtHTML(T.callerMadeAt, { node: esc(nodeName(from)), site: site(from) ? siteHTML(from) : esc(T.unknownSite) });
     } else {
-      where = (scheduler ? `called by the ${esc(scheduler)}` : 'called from user code') + (to !== 0 && site(to) ? `; ${esc(nodeName(to))} made at <span class="site">${esc(site(to))}</span>` : '');
+      where = (scheduler ? fmtHTML(T.calledBy, { scheduler: esc(scheduler) }) : esc(T.calledFromUserCode))
+        + (to !== 0 && site(to) ? fmtHTML(T.calleeMadeAt, { node: esc(nodeName(to)), site: siteHTML(to) }) : '');
     }
-    html += `<span class="where">${where} · seq ${S.seq[k]}</span>`;
+    html += `<span class="where">${where} · ${esc(seqText(S.seq[k]))}</span>`;
     box.innerHTML = html;
     box.className = CALL_GROUPS[call] || '';
   }
@@ -483,7 +508,7 @@
   function marbleHTML(k, state) {
     const kind = strings[E.kind[k]];
     const seq = E.seq[k];
-    const title = esc(`${eventText(k)} on ${nodeName(E.node[k])} · step ${positionOf(seq)} · seq ${seq}`);
+    const title = esc(fmt(T.marbleTitle, { event: eventText(k), node: nodeName(E.node[k]), step: positionOf(seq), seq }));
     if (kind === 'completed') return `<span class="marble completed ${state}" data-seq="${seq}" title="${title}">|</span>`;
     const value = str(E.value[k]);
     const text = kind === 'error' ? '✕ ' + (value || 'error') : value === null ? '•' : value;
@@ -502,10 +527,8 @@
     if (!info || m.events.length === 0) {
       if (marbleTable && marbleTable.s === s) return;
       marbleTable = { s, start: 0, end: 0, marbles: [], states: [], columns: [] };
-      $('marbles-title').innerHTML = info ? `of subscription ${s}, ending at ${nodeLink(info.root)}` : '';
-      box.innerHTML = info
-        ? '<p class="lane-note">This subscription received no events (or the trace did not keep them).</p>'
-        : '<p class="lane-note">No subscription at this step.</p>';
+      $('marbles-title').innerHTML = info ? fmtHTML(T.marblesOf, { s, node: nodeLink(info.root) }) : '';
+      box.innerHTML = `<p class="lane-note">${esc(info ? T.noEventsInSubscription : T.noSubscription)}</p>`;
       return;
     }
     const limit = limitOf(p);
@@ -568,14 +591,14 @@
       }
       html += '</tr>';
     }
-    html += `<tr class="axis"><td class="lane">${E.virtualTime ? 'virtual time' : 'step'}</td>`;
+    html += `<tr class="axis"><td class="lane">${esc(E.virtualTime ? T.virtualTime : T.columnStep)}</td>`;
     for (let c = start; c < end; c++) html += `<td data-col="${c}">${esc(m.columnLabel[c])}</td>`;
     html += '</tr></tbody></table>';
     const notes = [];
-    if (start > 0 || end < columns) notes.push(`columns ${start + 1}–${end} of ${columns}`);
-    if (lanes.length > shownLanes.length) notes.push(`${lanes.length - shownLanes.length} more lanes in this stretch (click a node for its own lane)`);
-    if (notes.length) html += `<p class="lane-note">${notes.join(' · ')}</p>`;
-    $('marbles-title').innerHTML = `of subscription ${s}, ending at ${nodeLink(info.root)}`;
+    if (start > 0 || end < columns) notes.push(fmt(T.columnsOf, { from: start + 1, to: end, n: columns }));
+    if (lanes.length > shownLanes.length) notes.push(fmt(T.moreLanes, { n: lanes.length - shownLanes.length }));
+    if (notes.length) html += `<p class="lane-note">${esc(notes.join(' · '))}</p>`;
+    $('marbles-title').innerHTML = fmtHTML(T.marblesOf, { s, node: nodeLink(info.root) });
     box.innerHTML = html;
     const marbles = Array.from(box.querySelectorAll('.marble'));
     const columnCells = [];
@@ -598,10 +621,10 @@
   function renderResourcesChart() {
     const box = $('resources');
     if (R.seq.length === 0) {
-      box.innerHTML = '<p class="lane-note">The trace has no live counts.</p>';
+      box.innerHTML = `<p class="lane-note">${esc(T.noLiveCounts)}</p>`;
       return;
     }
-    $('resources-title').textContent = R.counted ? '(counted from node births and deinits)' : '';
+    $('resources-title').textContent = R.counted ? T.countedFromNodes : '';
     const first = Math.min(R.seq[0], stepCount > 0 ? S.seq[0] : R.seq[0]);
     const lastSeq = Math.max(R.seq[R.seq.length - 1], stepCount > 0 ? S.seq[stepCount - 1] : 0);
     const peak = Math.max(1, ...R.total);
@@ -614,12 +637,12 @@
       path += ` L${x},${y(R.total[n]).toFixed(1)} L${next},${y(R.total[n]).toFixed(1)}`;
     }
     path += ` L${chart.x(R.seq[R.seq.length - 1]).toFixed(1)},${y(0).toFixed(1)} Z`;
-    box.innerHTML = `<svg viewBox="0 0 ${chart.width} ${chart.height}" preserveAspectRatio="none" role="img" aria-label="Live objects over the run">
+    box.innerHTML = `<svg viewBox="0 0 ${chart.width} ${chart.height}" preserveAspectRatio="none" role="img" aria-label="${esc(T.liveChartLabel)}">
       <path class="area" d="${path}"/>
       <text class="axis" x="${chart.left - 4}" y="${chart.top + 8}" text-anchor="end">${peak}</text>
       <text class="axis" x="${chart.left - 4}" y="${chart.height - chart.bottom}" text-anchor="end">0</text>
-      <text class="axis" x="${chart.left}" y="${chart.height - 4}">seq ${first}</text>
-      <text class="axis" x="${chart.width - chart.right}" y="${chart.height - 4}" text-anchor="end">seq ${lastSeq}</text>
+      <text class="axis" x="${chart.left}" y="${chart.height - 4}">${esc(seqText(first))}</text>
+      <text class="axis" x="${chart.width - chart.right}" y="${chart.height - 4}" text-anchor="end">${esc(seqText(lastSeq))}</text>
       <line class="cursor" id="resource-cursor" x1="0" x2="0" y1="${chart.top}" y2="${chart.height - chart.bottom}"/>
     </svg><div id="resource-now"></div>`;
     resourceCursor = $('resource-cursor');
@@ -634,10 +657,11 @@
     const n = upperBound(R.seq, limitOf(p) - 0.5) - 1;
     const now = $('resource-now');
     if (n < 0) {
-      now.textContent = 'nothing counted yet';
+      now.textContent = T.nothingCountedYet;
       return;
     }
-    let html = `<table><tr><td><b>${R.total[n]}</b> live</td><td class="count"></td><td class="muted">as of seq ${R.seq[n]}</td></tr>`;
+    const live = fmtHTML(T.live, { n: `<b>${R.total[n]}</b>` });
+    let html = `<table><tr><td>${live}</td><td class="count"></td><td class="muted">${esc(fmt(T.asOfSeq, { n: R.seq[n] }))}</td></tr>`;
     R.types.forEach((type, t) => {
       if (R.byType[t][n] > 0) html += `<tr><td>${esc(strings[type])}</td><td class="count">${R.byType[t][n]}</td><td></td></tr>`;
     });
@@ -677,11 +701,11 @@
       rows.push(`<tr data-position="${positionOf(E.seq[k])}"><td>${positionOf(E.seq[k])}</td><td>${E.seq[k]}</td><td>${nodeLink(E.node[k])}</td><td class="${kind}">${esc(eventText(k))}</td><td>${formatTime(E.time[k])}</td></tr>`);
     }
     if (matches.length > EVENT_ROWS) {
-      rows.push(`<tr class="more"><td colspan="5">and ${matches.length - EVENT_ROWS} more: narrow the filter</td></tr>`);
+      rows.push(`<tr class="more"><td colspan="5">${esc(fmt(T.moreRows, { n: matches.length - EVENT_ROWS }))}</td></tr>`);
     }
     $('events').tBodies[0].innerHTML = rows.join('');
     rowStates = renderedRows.map(() => '');
-    $('event-count').textContent = tokens.length > 0 ? `${matches.length} of ${eventCount} match` : `${eventCount}`;
+    $('event-count').textContent = tokens.length > 0 ? fmt(T.filterMatches, { m: matches.length, n: eventCount }) : `${eventCount}`;
     markEventRows(position);
   }
 
@@ -709,16 +733,11 @@
 
   let selected = null;
   let selectedElement = null;
-  const KIND_DESCRIPTIONS = {
-    producer: 'an operator observable (a Producer)', observable: 'an observable', subject: 'a subject or relay',
-    sink: 'a sink, the worker of one subscription', observer: 'an observer', disposable: 'a disposable',
-    scheduled: 'an item queued on a scheduler',
-  };
 
   function stepLink(seq) {
-    if (!(seq > 0)) return '<span class="muted">never</span>';
+    if (!(seq > 0)) return `<span class="muted">${esc(T.never)}</span>`;
     const p = positionOf(seq);
-    return `<a class="step-link" data-position="${p}">${p === 0 ? 'before step 1' : 'step ' + p}</a> <span class="muted">· seq ${seq}</span>`;
+    return `<a class="step-link" data-position="${p}">${esc(p === 0 ? T.beforeStepOne : stepText(p))}</a> <span class="muted">· ${esc(seqText(seq))}</span>`;
   }
 
   function highlightSelection(d) {
@@ -753,25 +772,26 @@
     const file = str(N.file[i]);
     const d = N.drawn[i];
     let state;
-    if (N.leaked[i]) state = '<span class="state-leaked">leaked: alive at the end, never disposed, never terminated</span>';
-    else if (N.disposed[i] > 0) state = 'disposed';
-    else if (N.terminated[i] > 0) state = 'terminated';
-    else if (N.deinitialized[i] > 0) state = 'gone (deinitialised)';
-    else state = SUBSCRIPTION_KINDS.has(kind) ? 'alive at the end' : 'alive at the end (observables are not subscriptions)';
+    if (N.leaked[i]) state = `<span class="state-leaked">${esc(T.stateLeaked)}</span>`;
+    else if (N.disposed[i] > 0) state = esc(T.stateDisposed);
+    else if (N.terminated[i] > 0) state = esc(T.stateTerminated);
+    else if (N.deinitialized[i] > 0) state = esc(T.stateGone);
+    else state = esc(SUBSCRIPTION_KINDS.has(kind) ? T.stateAlive : T.stateAliveObservable);
     const s = N.subscription[i];
     const info = data.subscriptions[s - 1];
     let html = `<h2>${esc(typeOf(i))} <span class="id">#${id}</span></h2><dl>`;
-    html += `<dt>kind</dt><dd>${esc(kind)} <span class="muted">— ${esc(KIND_DESCRIPTIONS[kind] || '')}</span></dd>`;
-    html += `<dt>call site</dt><dd id="panel-site"><span class="site">${site ? esc(site) : 'unknown'}</span>${file ? ` <span class="file">${esc(file)}</span>` : ''}</dd>`;
-    html += `<dt>id</dt><dd>${id}</dd>`;
-    if (str(N.thread[i])) html += `<dt>thread</dt><dd>${esc(str(N.thread[i]))}</dd>`;
-    if (info) html += `<dt>subscription</dt><dd>${s}, ending at ${nodeLink(info.root)}</dd>`;
-    html += `<dt>born</dt><dd>${stepLink(N.created[i])}</dd>`;
-    html += `<dt>disposed</dt><dd>${stepLink(N.disposed[i])}</dd>`;
-    html += `<dt>deinit</dt><dd>${stepLink(N.deinitialized[i])}</dd>`;
-    if (N.terminated[i] > 0) html += `<dt>terminated</dt><dd>${stepLink(N.terminated[i])}</dd>`;
-    html += `<dt>state</dt><dd>${state}</dd>`;
-    if (d >= 0 && G.count[d] > 1) html += `<dt>drawn in</dt><dd><a class="drawn-link" data-drawn="${d}">×${G.count[d]}</a> (a collapsed group)</dd>`;
+    const field = (name, value) => `<dt>${esc(name)}</dt><dd>${value}</dd>`;
+    html += field(T.fieldKind, `${esc(kind)} <span class="muted">— ${esc(T.kinds[kind] || '')}</span>`);
+    html += `<dt>${esc(T.fieldSite)}</dt><dd id="panel-site"><span class="site">${esc(site || T.unknown)}</span>${file ? ` <span class="file">${esc(file)}</span>` : ''}</dd>`;
+    html += field(T.fieldID, id);
+    if (str(N.thread[i])) html += field(T.fieldThread, esc(str(N.thread[i])));
+    if (info) html += field(T.fieldSubscription, fmtHTML(T.subscriptionEndingAt, { s, node: nodeLink(info.root) }));
+    html += field(T.fieldBorn, stepLink(N.created[i]));
+    html += field(T.fieldDisposed, stepLink(N.disposed[i]));
+    html += field(T.fieldDeinit, stepLink(N.deinitialized[i]));
+    if (N.terminated[i] > 0) html += field(T.fieldTerminated, stepLink(N.terminated[i]));
+    html += field(T.fieldState, state);
+    if (d >= 0 && G.count[d] > 1) html += field(T.fieldDrawnIn, `<a class="drawn-link" data-drawn="${d}">×${G.count[d]}</a> ${esc(T.collapsedGroup)}`);
     html += '</dl>';
 
     const relations = [];
@@ -780,22 +800,24 @@
       if (data.edges.from[e] === id) relations.push(`${esc(relation)} → ${nodeLink(data.edges.to[e])}`);
       else if (data.edges.to[e] === id) relations.push(`${esc(relation)} ← ${nodeLink(data.edges.from[e])}`);
     }
-    html += `<h3>Relations (${relations.length})</h3>`;
-    html += relations.length ? `<ul id="panel-relations">${relations.slice(0, 50).map((r) => `<li>${r}</li>`).join('')}${relations.length > 50 ? `<li class="muted">and ${relations.length - 50} more</li>` : ''}</ul>` : '<p class="muted">none</p>';
+    const none = `<p class="muted">${esc(T.none)}</p>`;
+    html += `<h3>${esc(fmt(T.relations, { n: relations.length }))}</h3>`;
+    html += relations.length ? `<ul id="panel-relations">${relations.slice(0, 50).map((r) => `<li>${r}</li>`).join('')}${relations.length > 50 ? `<li class="muted">${esc(fmt(T.andMore, { n: relations.length - 50 }))}</li>` : ''}</ul>` : none;
 
     const anomalies = data.anomalies.filter((a) => a.node === id);
     if (anomalies.length) {
-      html += `<h3>Anomalies (${anomalies.length})</h3><ul>${anomalies.map((a) => `<li>${esc(a.kind)} at ${stepLink(a.seq)}: ${esc(a.detail)}</li>`).join('')}</ul>`;
+      const line = (a) => fmtHTML(T.panelAnomaly, { kind: esc(a.kind), step: stepLink(a.seq), detail: esc(a.detail) });
+      html += `<h3>${esc(fmt(T.anomalies, { n: anomalies.length }))}</h3><ul>${anomalies.map((a) => `<li>${line(a)}</li>`).join('')}</ul>`;
     }
 
     const events = eventsOfNode.get(id) || [];
-    html += `<h3>Events (${events.length})</h3>`;
+    html += `<h3>${esc(fmt(T.eventsOf, { n: events.length }))}</h3>`;
     if (events.length) {
-      html += `<ol id="panel-events">${events.slice(0, 100).map((k) => `<li data-seq="${E.seq[k]}"><a class="step-link" data-position="${positionOf(E.seq[k])}">step ${positionOf(E.seq[k])}</a> ${esc(eventText(k))}</li>`).join('')}</ol>`;
-      if (events.length > 100) html += `<p class="muted">and ${events.length - 100} more (see the events table)</p>`;
-      html += '<p><button type="button" id="show-lane">Its marble lane</button></p><div id="panel-lane"></div>';
+      html += `<ol id="panel-events">${events.slice(0, 100).map((k) => `<li data-seq="${E.seq[k]}"><a class="step-link" data-position="${positionOf(E.seq[k])}">${esc(stepText(positionOf(E.seq[k])))}</a> ${esc(eventText(k))}</li>`).join('')}</ol>`;
+      if (events.length > 100) html += `<p class="muted">${esc(fmt(T.moreEventsInTable, { n: events.length - 100 }))}</p>`;
+      html += `<p><button type="button" id="show-lane">${esc(T.laneButton)}</button></p><div id="panel-lane"></div>`;
     } else {
-      html += '<p class="muted">none</p>';
+      html += none;
     }
     $('panel').innerHTML = html;
     const laneButton = $('show-lane');
@@ -837,14 +859,15 @@
     const types = Array.from(new Set(members.map(typeOf)));
     const sites = Array.from(new Set(members.map((i) => str(N.site[i])).filter((s) => s)));
     const born = Math.min(...members.map((i) => N.created[i]));
-    let html = `<h2>${G.count[d] > 1 ? `×${G.count[d]} inner subscriptions` : `${members.length} nodes`} <span class="badge">collapsed</span></h2><dl>`;
-    html += `<dt>types</dt><dd>${types.map(esc).join(', ')}</dd>`;
-    html += `<dt>call site</dt><dd id="panel-site">${sites.map((s) => `<span class="site">${esc(s)}</span>`).join(', ') || 'unknown'}</dd>`;
-    html += `<dt>nodes</dt><dd>${members.length}</dd>`;
-    html += `<dt>first born</dt><dd>${stepLink(born)}</dd>`;
-    html += `<dt>all gone</dt><dd>${goneAt[d] === Infinity ? 'never' : stepLink(goneAt[d])}</dd>`;
-    html += '</dl><p class="muted">Identical inner subscriptions are drawn as one node; rxtrace report --expand draws each.</p>';
-    html += `<h3>Members</h3><ul>${members.slice(0, 24).map((i) => `<li>${nodeLink(N.id[i])}</li>`).join('')}${members.length > 24 ? `<li class="muted">and ${members.length - 24} more</li>` : ''}</ul>`;
+    const heading = G.count[d] > 1 ? fmt(T.innerSubscriptions, { n: G.count[d] }) : count(members.length, T.nodesOne, T.nodesOther);
+    let html = `<h2>${esc(heading)} <span class="badge">${esc(T.collapsed)}</span></h2><dl>`;
+    html += `<dt>${esc(T.fieldTypes)}</dt><dd>${types.map(esc).join(', ')}</dd>`;
+    html += `<dt>${esc(T.fieldSite)}</dt><dd id="panel-site">${sites.map((s) => `<span class="site">${esc(s)}</span>`).join(', ') || esc(T.unknown)}</dd>`;
+    html += `<dt>${esc(T.fieldNodes)}</dt><dd>${members.length}</dd>`;
+    html += `<dt>${esc(T.fieldFirstBorn)}</dt><dd>${stepLink(born)}</dd>`;
+    html += `<dt>${esc(T.fieldAllGone)}</dt><dd>${goneAt[d] === Infinity ? esc(T.never) : stepLink(goneAt[d])}</dd>`;
+    html += `</dl><p class="muted">${esc(T.groupNote)}</p>`;
+    html += `<h3>${esc(T.members)}</h3><ul>${members.slice(0, 24).map((i) => `<li>${nodeLink(N.id[i])}</li>`).join('')}${members.length > 24 ? `<li class="muted">${esc(fmt(T.andMore, { n: members.length - 24 }))}</li>` : ''}</ul>`;
     $('panel').innerHTML = html;
   }
 
@@ -862,7 +885,7 @@
     applyActive(p);
     renderCall(p);
     $('slider').value = String(p);
-    $('position').textContent = stepCount === 0 ? 'no steps' : p === 0 ? `before step 1 of ${stepCount}` : `step ${p} of ${stepCount}`;
+    $('position').textContent = stepCount === 0 ? T.noSteps : fmt(p === 0 ? T.beforeStepOneOf : T.stepOf, { p, n: stepCount });
     $('step-back').disabled = p === 0;
     $('step-first').disabled = p === 0;
     $('step-forward').disabled = p === stepCount;
@@ -877,8 +900,8 @@
   function setPlaying(on) {
     playing = on && stepCount > 0;
     const button = $('play');
-    button.textContent = playing ? '‖ pause' : '▶ play';
-    button.setAttribute('aria-label', playing ? 'Pause' : 'Play');
+    button.textContent = playing ? T.pauseText : T.playText;
+    button.setAttribute('aria-label', playing ? T.pauseLabel : T.playLabel);
     if (timer) clearTimeout(timer);
     timer = null;
     if (!playing) return;
