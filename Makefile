@@ -8,6 +8,7 @@ SWIFT_TEST_FLAGS ?= --no-parallel
 
 .PHONY: demo test deps build release tsan bench clean format lint property asan fuzz soak examples install install-bin
 .PHONY: browser-deps test-browser bench-report otel-e2e otel-deps
+.PHONY: bench-check bench-thresholds bench-deps bench-build bench-bytes
 
 ## Install what the build needs (libgraphviz-dev), only when it is missing.
 deps:
@@ -111,8 +112,9 @@ test-browser: deps browser-deps
 		--filter ReportBrowserTests
 
 ## Formatting: `swift format` (in the toolchain) with the configuration in .swift-format (120 columns).
-FORMAT_PATHS := Package.swift Sources Tests Chapters Benchmarks/Package.swift Benchmarks/Sources Examples/Package.swift \
-	Examples/Sources Examples/Tests Fuzz/Package.swift Fuzz/Sources OTelE2E/Package.swift OTelE2E/Tests
+FORMAT_PATHS := Package.swift Sources Tests Chapters Benchmarks/Package.swift Benchmarks/Sources Benchmarks/Core \
+	Examples/Package.swift Examples/Sources Examples/Tests Fuzz/Package.swift Fuzz/Sources OTelE2E/Package.swift \
+	OTelE2E/Tests
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
 
@@ -142,20 +144,71 @@ install-bin:
 clean:
 	rm -rf .build Examples/.build OTelE2E/.build
 
-## Benchmarks (release, their own package under Benchmarks/): the core against OpenCombine and
-## a plain loop, what tracing costs (against a build with the hooks compiled out), rendering.
-bench: deps
-	@# SwiftPM does not notice files added to a path dependency (RxAnatomy itself, after a pull)
-	@# in an existing build folder; dropping the build plans makes it look again.
-	@rm -f Benchmarks/.build/release.yaml Benchmarks/.build/*/release/description.json \
-		Benchmarks/.build-notrace/release.yaml Benchmarks/.build-notrace/*/release/description.json
-	cd Benchmarks && $(SWIFT) build -c release
+## Benchmarks (release, their own package under Benchmarks/; docs/performance.md says what each
+## measures). First the package-benchmark suite (Benchmarks/Core): RxCore beside OpenCombine,
+## time, malloc counts, memory, callgrind's instructions, bytes per live subscription, RXTRACE's
+## cost. Then what it cannot measure: tracing off against a build with the hooks compiled out and
+## the traced multi-threaded program (TraceBench), rendering, reading large traces.
+## BENCH_FILTER='subscribe.*' runs only the suite's benchmarks whose names match (a regex).
+BENCH_SWIFT_PACKAGE = cd Benchmarks && $(SWIFT) package --disable-sandbox
+BENCH_FILTER_FLAG = $(if $(BENCH_FILTER),--filter '$(BENCH_FILTER)')
+bench: deps bench-deps bench-build
+	$(BENCH_SWIFT_PACKAGE) benchmark --no-progress $(BENCH_FILTER_FLAG)
 	cd Benchmarks && RXANATOMY_NO_TRACE=1 $(SWIFT) build -c release --product TraceBench --scratch-path .build-notrace
-	cd Benchmarks && .build/release/CoreBench
 	cd Benchmarks && .build/release/TraceBench --baseline .build-notrace/release/TraceBench
+	cd Benchmarks && .build/release/TraceBench --threaded
 	cd Benchmarks && .build/release/RenderBench
 	@# ReadBench compares `rxtrace summary` with python3's json.load when a release rxtrace is built.
 	cd Benchmarks && .build/release/ReadBench $$(test -x ../.build/release/rxtrace && echo --rxtrace ../.build/release/rxtrace)
+
+## Runs the package-benchmark suite and compares it with the thresholds in Benchmarks/Thresholds/
+## (each metric's tolerance is in Benchmarks/Core/Core.swift): fails on a regression, printing the
+## figure. Counts are held tightly (instructions, mallocs, trace records), times only as ratios.
+bench-check: deps bench-deps bench-build
+	@# The plugin ends with status 1 whatever went wrong; its last error line says what.
+	@cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark thresholds check --no-progress \
+		$(BENCH_FILTER_FLAG) 2>.build/bench-check.err; \
+	status=$$?; cat .build/bench-check.err >&2; \
+	if [ $$status -eq 0 ]; then echo "==> bench-check passed"; \
+	elif grep -q benchmarkThresholdRegression .build/bench-check.err; then \
+		echo "error: bench-check failed: the figures above regressed past their thresholds" >&2; exit 1; \
+	elif grep -q benchmarkThresholdImprovement .build/bench-check.err; then \
+		echo "==> bench-check passed: no regression; some figures improved beyond their tolerance" \
+			"(make bench-thresholds records them)"; \
+	else echo "error: bench-check could not run the benchmarks (status $$status)" >&2; exit 1; fi
+
+## Bytes and heap blocks per live `subject → map → filter → map → subscribe`, RxCore beside
+## OpenCombine, at N = 10⁴, 10⁵ and 10⁶ (BYTES_N="…" for others): Probe's `bytes` (resident
+## growth and malloc's bytes in use, each in a process of its own; blocks counted by DHAT).
+BYTES_N ?= 10000 100000 1000000
+bench-bytes: deps bench-deps bench-build
+	cd Benchmarks && .build/release/Probe bytes $(BYTES_N)
+
+## Writes Benchmarks/Thresholds/ from a new run: the p90 of each checked metric (absolute times,
+## throughput, peak memory and perf's instructions are left out: they move with the machine).
+bench-thresholds: deps bench-deps bench-build
+	rm -rf Benchmarks/Thresholds
+	$(BENCH_SWIFT_PACKAGE) --allow-writing-to-package-directory benchmark thresholds update --no-progress
+	$(PYTHON) Benchmarks/prune-thresholds.py Benchmarks/Thresholds
+
+## What the benchmarks need beyond the toolchain: valgrind (callgrind counts instructions) and
+## binutils' strip, installed when missing.
+bench-deps:
+	@if ! command -v valgrind >/dev/null 2>&1 || ! command -v strip >/dev/null 2>&1; then \
+		echo "==> installing valgrind and binutils (the benchmarks count instructions with callgrind)"; \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq valgrind binutils >/dev/null || \
+		{ echo "error: could not install valgrind (apt-get failed)" >&2; exit 2; }; \
+	fi
+
+## The benchmarks' release build. SwiftPM does not notice files added to a path dependency
+## (RxAnatomy itself, after a pull) in an existing build folder; dropping the build plans makes it
+## look again.
+bench-build:
+	@rm -f Benchmarks/.build/release.yaml Benchmarks/.build/*/release/description.json \
+		Benchmarks/.build-notrace/release.yaml Benchmarks/.build-notrace/*/release/description.json
+	cd Benchmarks && $(SWIFT) build -c release
 
 ## The report page in headless Chromium: load time and time per step on two collapsed flatMap
 ## traces of 10,000 nodes, one built, one recorded (Performance API; see Benchmarks/Sources/ReportBench).

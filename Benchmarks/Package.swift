@@ -1,24 +1,58 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
-// Benchmarks live in their own package so users of RxAnatomy never build OpenCombine.
-// Run with `make bench` (release build); each executable prints ratios measured in one run.
+// Benchmarks live in their own package so users of RxAnatomy never build OpenCombine or
+// package-benchmark. `make bench` runs them all; `make bench-check` compares a run of the
+// package-benchmark suite with the thresholds committed in Thresholds/ (docs/performance.md).
+//
+//   Core/          the package-benchmark suite (ordo-one/benchmark): RxCore and OpenCombine side
+//                  by side, time, malloc counts, memory, and counts taken in child processes
+//                  (callgrind's instructions, bytes per live subscription, RXTRACE's cost)
+//   Sources/       the workloads the suite and Probe share, Probe itself, and the harnesses that
+//                  measure what package-benchmark cannot: TraceBench (hooks compiled out, the
+//                  traced multi-threaded program), ReadBench, RenderBench, ReportBench, Soak
 let package = Package(
     name: "RxAnatomyBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
         // Named, so the product references below do not depend on the checkout's folder name.
         .package(name: "RxAnatomy", path: ".."),
-        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        // Its malloc counts come from the interposer, a trait to be named once traits are given.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
-        .executableTarget(
-            name: "CoreBench",
+        // The work each benchmark measures, for RxCore and for OpenCombine, and the measures
+        // taken by running Probe as a child (callgrind, resident memory, RXTRACE).
+        .target(
+            name: "Workloads",
             dependencies: [
                 .product(name: "RxCore", package: "RxAnatomy"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // malloc's bytes in use and callgrind's client requests, from C (see its header).
+        .target(name: "CProbe"),
+        // The workloads in a plain executable: no malloc interposer, so its memory and
+        // instructions are a program's own.
+        .executableTarget(
+            name: "Probe",
+            dependencies: ["Workloads", "CProbe", .product(name: "RxCore", package: "RxAnatomy")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // The package-benchmark suite: `swift package benchmark` (package-benchmark finds the
+        // executable targets in a folder named Benchmarks: this package's own).
+        .executableTarget(
+            name: "Core",
+            dependencies: [
+                "Workloads",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "RxCore", package: "RxAnatomy"),
+            ],
+            path: "Core",
+            swiftSettings: [.swiftLanguageMode(.v5)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // Hand-built traces in the shapes the views expect, shared by RenderBench and ReportBench.
         .target(
@@ -41,8 +75,6 @@ let package = Package(
             dependencies: ["BenchTraces", .product(name: "RxTrace", package: "RxAnatomy")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        // What the trace hooks cost: tracing off vs hooks compiled out (a second build with
-        // RXANATOMY_NO_TRACE=1), and tracing on vs off. See Sources/TraceBench/main.swift.
         // Millions of events across threads, tracing off then on: events/s and memory over time.
         .executableTarget(
             name: "Soak",
@@ -56,6 +88,9 @@ let package = Package(
             dependencies: [.product(name: "RxTrace", package: "RxAnatomy")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // What the trace hooks cost: tracing off vs hooks compiled out (a second build with
+        // RXANATOMY_NO_TRACE=1), tracing on vs off, and the traced multi-threaded program
+        // (--threaded). See Sources/TraceBench/main.swift.
         .executableTarget(
             name: "TraceBench",
             dependencies: [.product(name: "RxCore", package: "RxAnatomy")],

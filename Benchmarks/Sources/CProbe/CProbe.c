@@ -1,0 +1,2 @@
+// The target's functions are inline in include/CProbe.h; SwiftPM needs a source file.
+#include "CProbe.h"
