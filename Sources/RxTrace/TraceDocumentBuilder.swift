@@ -47,7 +47,7 @@ public struct TraceDocumentBuilder {
         case .event(let event): if keep == .everything { events.append(event) }
         case .resource(let sample): resources.append(sample)
         case .mark(let mark): marks.append(mark)
-        case .disposed(let id, _), .deinitialized(let id, _), .terminated(let id, _), .anomaly(let id, _):
+        case .disposed(let id, _, _), .deinitialized(let id, _, _), .terminated(let id, _, _), .anomaly(let id, _):
             if let position = index[id] {
                 apply(record, to: position)
             } else {
@@ -61,10 +61,12 @@ public struct TraceDocumentBuilder {
         switch record {
         // The earliest of each (two threads may both note a node's disposal, and their lines
         // need not come in `seq` order).
-        case .disposed(_, let seq): nodes[position].disposed = Self.earliest(nodes[position].disposed, seq)
-        case .deinitialized(_, let seq):
-            nodes[position].deinitialized = Self.earliest(nodes[position].deinitialized, seq)
-        case .terminated(_, let seq): nodes[position].terminated = Self.earliest(nodes[position].terminated, seq)
+        case .disposed(_, let seq, let time):
+            Self.keepEarliest(&nodes[position], \.disposed, \.disposedAt, seq, time)
+        case .deinitialized(_, let seq, let time):
+            Self.keepEarliest(&nodes[position], \.deinitialized, \.deinitializedAt, seq, time)
+        case .terminated(_, let seq, let time):
+            Self.keepEarliest(&nodes[position], \.terminated, \.terminatedAt, seq, time)
         case .anomaly(_, let anomaly):
             nodes[position].anomalies.append(anomaly)
             let anomalies = nodes[position].anomalies
@@ -75,7 +77,15 @@ public struct TraceDocumentBuilder {
         }
     }
 
-    private static func earliest(_ known: UInt64?, _ seq: UInt64) -> UInt64 { known.map { min($0, seq) } ?? seq }
+    /// The earliest `seq` of a change to `node` (at `seqPath`), and the time that came with it.
+    private static func keepEarliest(
+        _ node: inout TraceNode, _ seqPath: WritableKeyPath<TraceNode, UInt64?>,
+        _ timePath: WritableKeyPath<TraceNode, Double?>, _ seq: UInt64, _ time: Double?
+    ) {
+        guard node[keyPath: seqPath].map({ seq < $0 }) ?? true else { return }
+        node[keyPath: seqPath] = seq
+        node[keyPath: timePath] = time
+    }
 
     /// Puts the nodes in id order, in place (no copy, no sort buffer: on a large trace read from
     /// several writer threads each would be as large as the nodes), and the index with them.

@@ -11,9 +11,11 @@ public enum TraceFileRecord: Sendable, Equatable {
     case edge(TraceEdge)
     case step(TraceStep)
     case event(TraceEvent)
-    case disposed(node: UInt64, seq: UInt64)
-    case deinitialized(node: UInt64, seq: UInt64)
-    case terminated(node: UInt64, seq: UInt64)
+    /// The node was first disposed of, deinitialized, terminated: at `seq`, and at `time`
+    /// (seconds since the recording started; nil in traces that do not say).
+    case disposed(node: UInt64, seq: UInt64, time: Double? = nil)
+    case deinitialized(node: UInt64, seq: UInt64, time: Double? = nil)
+    case terminated(node: UInt64, seq: UInt64, time: Double? = nil)
     case anomaly(node: UInt64, TraceAnomalyRecord)
     case resource(ResourceSample)
     /// A point the program marked (a test started or ended).
@@ -279,6 +281,17 @@ public enum TraceRecordReader {
             return try string(&cursor)
         }
 
+        /// The next optional trailing field's number of seconds, nil when omitted or null. A field
+        /// of another kind there (a later version's) is skipped: the record reads without its time.
+        func trailingTime(_ cursor: inout LineCursor) throws(LineError) -> Double? {
+            guard try cursor.nextField(required: false), !(try cursor.parseNull()) else { return nil }
+            guard let first = cursor.peek, (first &- 0x30) < 10 else {
+                try cursor.skipValue()
+                return nil
+            }
+            return try cursor.parseDouble()
+        }
+
         /// The next optional trailing field's string, nil when omitted or null.
         func trailingString(_ cursor: inout LineCursor) throws(LineError) -> String? {
             guard try cursor.nextField(required: false) else { return nil }
@@ -324,11 +337,12 @@ public enum TraceRecordReader {
                 var created: UInt64 = 0
                 if try cursor.nextField(required: false), !(try cursor.parseNull()) { created = try cursor.parseUInt() }
                 let thread = try trailingString(&cursor)
+                let time = try trailingTime(&cursor)
                 see(created)
                 return .node(
                     TraceNode(
                         id: id, kind: kind, type: type, callSite: callSite, fileID: fileID, created: created,
-                        thread: thread))
+                        thread: thread, createdAt: time))
             case Tag.edge:
                 try cursor.nextField()
                 let from = try cursor.parseUInt()
@@ -379,11 +393,12 @@ public enum TraceRecordReader {
                 let node = try cursor.parseUInt()
                 try cursor.nextField()
                 let seq = try cursor.parseUInt()
+                let time = try trailingTime(&cursor)
                 see(seq)
                 switch tag {
-                case Tag.disposed: return .disposed(node: node, seq: seq)
-                case Tag.deinitialized: return .deinitialized(node: node, seq: seq)
-                default: return .terminated(node: node, seq: seq)
+                case Tag.disposed: return .disposed(node: node, seq: seq, time: time)
+                case Tag.deinitialized: return .deinitialized(node: node, seq: seq, time: time)
+                default: return .terminated(node: node, seq: seq, time: time)
                 }
             case Tag.mark:
                 try cursor.nextField()

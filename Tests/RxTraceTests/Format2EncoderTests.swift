@@ -190,6 +190,12 @@ enum LinesDecoder {
             if case .null = value { return nil }
             return try string(value)
         }
+        /// A record's trailing time field (seconds), nil when the record has none.
+        func time(_ record: [Value], _ position: Int) throws -> Double? {
+            guard position < record.count else { return nil }
+            if case .null = record[position] { return nil }
+            return try record[position].double()
+        }
         func node(_ value: Value) throws -> Int {
             guard let index = nodeIndex[try value.uint()] else { throw Failure(description: "unknown node \(value)") }
             return index
@@ -217,7 +223,7 @@ enum LinesDecoder {
                         id: try record[1].uint(), kind: TraceNodeKind(rawValue: try string(record[2]))!,
                         type: try string(record[3]), callSite: try optional(record[4]),
                         fileID: try optional(record[5]), created: try record[6].uint(),
-                        thread: try optional(record[7])))
+                        thread: try optional(record[7]), createdAt: try time(record, 8)))
             case "e":
                 document.edges.append(
                     TraceEdge(
@@ -236,9 +242,15 @@ enum LinesDecoder {
                         kind: TraceEventKind(rawValue: try string(record[3]))!, value: try optional(record[4]),
                         time: try record[5].double(), virtualTime: try record[6].uint() == 1,
                         thread: try optional(record[7])))
-            case "d": document.nodes[try node(record[1])].disposed = try record[2].uint()
-            case "x": document.nodes[try node(record[1])].deinitialized = try record[2].uint()
-            case "t": document.nodes[try node(record[1])].terminated = try record[2].uint()
+            case "d":
+                document.nodes[try node(record[1])].disposed = try record[2].uint()
+                document.nodes[try node(record[1])].disposedAt = try time(record, 3)
+            case "x":
+                document.nodes[try node(record[1])].deinitialized = try record[2].uint()
+                document.nodes[try node(record[1])].deinitializedAt = try time(record, 3)
+            case "t":
+                document.nodes[try node(record[1])].terminated = try record[2].uint()
+                document.nodes[try node(record[1])].terminatedAt = try time(record, 3)
             case "a":
                 document.nodes[try node(record[1])].anomalies.append(
                     TraceAnomalyRecord(

@@ -25,7 +25,7 @@ import Testing
 
     private func marks(_ batch: TraceRecorder.StreamBatch) -> [String] {
         batch.ops.compactMap { op in
-            guard case .mark(let mark, let id, let seq) = op else { return nil }
+            guard case .mark(let mark, let id, let seq, _) = op else { return nil }
             return "\(mark) \(id) \(seq)"
         }
     }

@@ -92,6 +92,14 @@ func measureOn(options: TraceRecorder.Options = TraceRecorder.Options()) -> (ns:
 let arguments = CommandLine.arguments
 let perRound = 3
 
+if arguments.contains("--pipeline-child") {
+    runPipelineChild(countArgument("--pipeline-child", events))
+    exit(0)
+}
+if arguments.contains("--cycles-child") {
+    runCyclesChild(countArgument("--cycles-child", 20_000))
+    exit(0)
+}
 if arguments.contains("--threaded-child") {
     runThreadedChild()
     exit(0)

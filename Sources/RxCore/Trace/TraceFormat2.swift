@@ -77,20 +77,21 @@ package struct TraceLineEncoder {
         append("}}\n")
     }
 
-    /// `["n", id, kind, type, callSite, fileID, created, thread]`.
+    /// `["n", id, kind, type, callSite, fileID, created, thread, time]` (time: seconds, when known).
     package mutating func node(
         id: UInt64, kind: String, type: String, callSite: String?, fileID: String?, created: UInt64,
-        thread: String?
+        thread: String?, time: Double? = nil
     ) {
         node(
             id: id, kindID: intern(kind), typeID: intern(type), callSiteID: callSite.map { intern($0) },
-            fileIDID: fileID.map { intern($0) }, created: created, threadID: thread.map { intern($0) })
+            fileIDID: fileID.map { intern($0) }, created: created, threadID: thread.map { intern($0) }, seconds: time)
     }
 
-    /// `["n", …]` with its strings interned already (ids from `intern`).
+    /// `["n", …]` with its strings interned already (ids from `intern`), and its time when known
+    /// (a trailing field: seconds, written from nanoseconds).
     package mutating func node(
         id: UInt64, kindID kind: Int, typeID type: Int, callSiteID callSite: Int?, fileIDID fileID: Int?,
-        created: UInt64, threadID thread: Int?
+        created: UInt64, threadID thread: Int?, nanoseconds: UInt64? = nil, seconds: Double? = nil
     ) {
         append("[\"n\",")
         appendUInt(id)
@@ -106,6 +107,13 @@ package struct TraceLineEncoder {
         appendUInt(created)
         comma()
         appendRef(thread)
+        if let nanoseconds {
+            comma()
+            appendNanoseconds(nanoseconds)
+        } else if let seconds {
+            comma()
+            appendDouble(seconds)
+        }
         endRecord()
     }
 
@@ -229,8 +237,28 @@ package struct TraceLineEncoder {
         endRecord()
     }
 
-    /// `["d", node, seq]`: disposed; `["x", …]`: deinitialised; `["t", …]`: terminated.
-    package mutating func mark(_ tag: NodeMark, node: UInt64, seq: UInt64) {
+    /// `["d", node, seq, time]`: disposed; `["x", …]`: deinitialised; `["t", …]`: terminated
+    /// (time: seconds, written from nanoseconds, when known).
+    package mutating func mark(_ tag: NodeMark, node: UInt64, seq: UInt64, nanoseconds: UInt64? = nil) {
+        markStart(tag, node: node, seq: seq)
+        if let nanoseconds {
+            comma()
+            appendNanoseconds(nanoseconds)
+        }
+        endRecord()
+    }
+
+    /// `mark` with the time in seconds.
+    package mutating func mark(_ tag: NodeMark, node: UInt64, seq: UInt64, time: Double?) {
+        markStart(tag, node: node, seq: seq)
+        if let time {
+            comma()
+            appendDouble(time)
+        }
+        endRecord()
+    }
+
+    private mutating func markStart(_ tag: NodeMark, node: UInt64, seq: UInt64) {
         switch tag {
         case .disposed: append("[\"d\",")
         case .deinitialized: append("[\"x\",")
@@ -239,7 +267,6 @@ package struct TraceLineEncoder {
         appendUInt(node)
         comma()
         appendUInt(seq)
-        endRecord()
     }
 
     package enum NodeMark { case disposed, deinitialized, terminated }
@@ -505,13 +532,15 @@ extension TraceDocument {
         for node in nodes {
             encoder.node(
                 id: node.id, kind: node.kind.rawValue, type: node.type, callSite: node.callSite, fileID: node.fileID,
-                created: node.created, thread: node.thread)
+                created: node.created, thread: node.thread, time: node.createdAt)
             for anomaly in node.anomalies {
                 encoder.anomaly(node: node.id, kind: anomaly.kind.rawValue, seq: anomaly.seq, detail: anomaly.detail)
             }
-            if let seq = node.terminated { encoder.mark(.terminated, node: node.id, seq: seq) }
-            if let seq = node.disposed { encoder.mark(.disposed, node: node.id, seq: seq) }
-            if let seq = node.deinitialized { encoder.mark(.deinitialized, node: node.id, seq: seq) }
+            if let seq = node.terminated { encoder.mark(.terminated, node: node.id, seq: seq, time: node.terminatedAt) }
+            if let seq = node.disposed { encoder.mark(.disposed, node: node.id, seq: seq, time: node.disposedAt) }
+            if let seq = node.deinitialized {
+                encoder.mark(.deinitialized, node: node.id, seq: seq, time: node.deinitializedAt)
+            }
         }
         for edge in edges { encoder.edge(from: edge.from, to: edge.to, relation: edge.relation.rawValue) }
         for mark in marks {

@@ -125,11 +125,23 @@ public struct TraceNode: Codable, Equatable, Hashable, Sendable {
     public var thread: String?
     /// Grammar or threading breaches seen on this node.
     public var anomalies: [TraceAnomalyRecord]
+    /// When it was born, in seconds since the recording started (the clock of events' `time`
+    /// when that is not virtual: a timeline's). Absent from traces written before these were
+    /// recorded.
+    public var createdAt: Double?
+    /// When it was first disposed of, in seconds since the recording started.
+    public var disposedAt: Double?
+    /// When it was deinitialized, in seconds since the recording started.
+    public var deinitializedAt: Double?
+    /// When it received `error` or `completed`, in seconds since the recording started (real
+    /// time, also under a virtual time scheduler).
+    public var terminatedAt: Double?
 
     public init(
         id: UInt64, kind: TraceNodeKind, type: String, callSite: String? = nil, fileID: String? = nil,
         created: UInt64 = 0, disposed: UInt64? = nil, deinitialized: UInt64? = nil, terminated: UInt64? = nil,
-        thread: String? = nil, anomalies: [TraceAnomalyRecord] = []
+        thread: String? = nil, anomalies: [TraceAnomalyRecord] = [], createdAt: Double? = nil,
+        disposedAt: Double? = nil, deinitializedAt: Double? = nil, terminatedAt: Double? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -142,6 +154,10 @@ public struct TraceNode: Codable, Equatable, Hashable, Sendable {
         self.terminated = terminated
         self.thread = thread
         self.anomalies = anomalies
+        self.createdAt = createdAt
+        self.disposedAt = disposedAt
+        self.deinitializedAt = deinitializedAt
+        self.terminatedAt = terminatedAt
     }
 }
 

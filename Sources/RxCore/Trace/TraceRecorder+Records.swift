@@ -127,7 +127,7 @@ extension TraceRecorder {
                     lane.records.append(entry)
                     if let text = captured.text { lane.texts.append(text) }
                 }
-                if terminates { lane.ops.append(.terminated(Int(entry.to) - 1, last)) }
+                if terminates { lane.ops.append(.terminated(Int(entry.to) - 1, last, at: stopTime(entry))) }
             }
         }
         let buffer = ownBuffer(traceLocal)
@@ -141,7 +141,7 @@ extension TraceRecorder {
             } else {
                 last = clock.load(ordering: .relaxed)
             }
-            if terminates { Self.terminate(&state, UInt64(entry.to), last) }
+            if terminates { Self.terminate(&state, UInt64(entry.to), last, at: stopTime(entry)) }
         }
     }
 
@@ -226,6 +226,22 @@ extension TraceRecorder {
             buffer[buffer.count - 1] = UInt8(count)
         }
         return Captured(words: words, type: InlineText.self)
+    }
+
+    /// When a node that `record` (a stop event) terminates did: the event's time, so that a
+    /// subscription's span ends at its last event; read now when the event has none (events not
+    /// kept) or a virtual one.
+    @inline(__always)
+    func stopTime(_ record: TraceRecord) -> UInt64 {
+        keepEvents && !record.parts.contains(.virtual) ? record.time : elapsed()
+    }
+
+    /// Nanoseconds since the recording started, on the clock of events' times: when nodes are
+    /// born, disposed of, deinitialized and terminated (a timeline's subscription spans).
+    @inline(__always)
+    func elapsed() -> UInt64 {
+        let now = Self.monotonicNanoseconds()
+        return now > startedAt ? now &- startedAt : 0
     }
 
     @inline(__always)

@@ -72,7 +72,11 @@ extension TraceRecorder {
                     id: id, kind: record.kind, type: record.type,
                     callSite: record.callSite?.description, fileID: record.callSite?.fileID,
                     created: record.created, disposed: record.disposed, deinitialized: record.deinitialized,
-                    terminated: record.terminated, thread: threadName(record.thread), anomalies: record.anomalies
+                    terminated: record.terminated, thread: threadName(record.thread), anomalies: record.anomalies,
+                    createdAt: record.createdAt.map { Self.seconds($0) },
+                    disposedAt: record.disposedAt.map { Self.seconds($0) },
+                    deinitializedAt: record.deinitializedAt.map { Self.seconds($0) },
+                    terminatedAt: record.terminatedAt.map { Self.seconds($0) }
                 ))
         }
         // A streamed recording keeps edges with their nodes.
@@ -161,6 +165,9 @@ extension TraceRecorder {
 
     /// A record's time as the document gives it: seconds since the recorder was made, or the
     /// virtual time.
+    /// Nanoseconds since the recording started (`elapsed()`) as the documents' seconds.
+    static func seconds(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1e9 }
+
     static func seconds(_ record: TraceRecord) -> Double {
         record.parts.contains(.virtual) ? Double(bitPattern: record.time) : Double(record.time) / 1e9
     }

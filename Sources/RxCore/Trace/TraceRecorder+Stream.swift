@@ -125,21 +125,24 @@ extension TraceRecorder {
         mutating func apply(_ op: NodeOp) -> Bool? {
             switch op {
             case .born: return true
-            case .disposed(let index, let seq):
+            case .disposed(let index, let seq, let time):
                 return update(index) { node in
                     guard node.disposed.map({ seq < $0 }) ?? true else { return false }
                     node.disposed = seq
+                    node.disposedAt = time
                     return true
                 }
-            case .terminated(let index, let seq):
+            case .terminated(let index, let seq, let time):
                 return update(index) { node in
                     guard node.terminated.map({ seq < $0 }) ?? true else { return false }
                     node.terminated = seq
+                    node.terminatedAt = time
                     return true
                 }
-            case .deinitialized(let index, let seq):
+            case .deinitialized(let index, let seq, let time):
                 return update(index) { node in
                     node.deinitialized = seq
+                    node.deinitializedAt = time
                     return true
                 }
             case .anomaly(let index, let anomaly):
@@ -156,16 +159,17 @@ extension TraceRecorder {
     /// What happened to nodes since the writer last took a batch, in order.
     enum NodeOp {
         case born(Int)
-        case disposed(Int, UInt64)
-        case deinitialized(Int, UInt64)
-        case terminated(Int, UInt64)
+        /// The node's index, the change's `seq` and its time (`elapsed()`; nil: not known).
+        case disposed(Int, UInt64, at: UInt64? = nil)
+        case deinitialized(Int, UInt64, at: UInt64? = nil)
+        case terminated(Int, UInt64, at: UInt64? = nil)
         case anomaly(Int, TraceAnomalyRecord)
 
         /// The node's index (its id minus one).
         var index: Int {
             switch self {
-            case .born(let index), .disposed(let index, _), .deinitialized(let index, _), .terminated(let index, _),
-                .anomaly(let index, _):
+            case .born(let index), .disposed(let index, _, _), .deinitialized(let index, _, _),
+                .terminated(let index, _, _), .anomaly(let index, _):
                 return index
             }
         }
@@ -261,7 +265,8 @@ extension TraceRecorder {
     struct StreamBatch {
         enum Op {
             case node(UInt64, NodeRecord)
-            case mark(TraceLineEncoder.NodeMark, UInt64, UInt64)
+            /// A disposal, deinit or termination: the node's id, the `seq`, the time (`elapsed()`).
+            case mark(TraceLineEncoder.NodeMark, UInt64, UInt64, UInt64?)
             case anomaly(UInt64, TraceAnomalyRecord)
         }
         var ops: [Op] = []
@@ -307,11 +312,13 @@ extension TraceRecorder {
                             state.nodes.evict(index)
                         }
                     }
-                case .disposed(let index, let seq): batch.ops.append(.mark(.disposed, UInt64(index + 1), seq))
-                case .terminated(let index, let seq): batch.ops.append(.mark(.terminated, UInt64(index + 1), seq))
+                case .disposed(let index, let seq, let time):
+                    batch.ops.append(.mark(.disposed, UInt64(index + 1), seq, time))
+                case .terminated(let index, let seq, let time):
+                    batch.ops.append(.mark(.terminated, UInt64(index + 1), seq, time))
                 case .anomaly(let index, let anomaly): batch.ops.append(.anomaly(UInt64(index + 1), anomaly))
-                case .deinitialized(let index, let seq):
-                    batch.ops.append(.mark(.deinitialized, UInt64(index + 1), seq))
+                case .deinitialized(let index, let seq, let time):
+                    batch.ops.append(.mark(.deinitialized, UInt64(index + 1), seq, time))
                     if stream.scopes > 0 { stream.deferredEvictions.append(index) } else { state.nodes.evict(index) }
                 }
             }

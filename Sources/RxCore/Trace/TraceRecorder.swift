@@ -88,6 +88,12 @@ public final class TraceRecorder: RxTracer {
         var deinitialized: UInt64?
         var terminated: UInt64?
         var thread: UInt32
+        /// When it was born, first disposed of, deinitialized and terminated: nanoseconds since
+        /// the recording started (`elapsed()`), the clock of events' times.
+        var createdAt: UInt64? = nil
+        var disposedAt: UInt64? = nil
+        var deinitializedAt: UInt64? = nil
+        var terminatedAt: UInt64? = nil
         var anomalies: [TraceAnomalyRecord] = []
         /// A streamed recording's edges from this node: each written once, and carried into a
         /// new segment while the node lives.
@@ -214,7 +220,8 @@ public final class TraceRecorder: RxTracer {
             // Records name nodes in 32 bits: past that many, nodes go untraced.
             guard index < Int(UInt32.max) else { return 0 }
             let seq = tick()
-            let node = NodeRecord(kind: kind, type: type, callSite: callSite, created: seq, thread: thread)
+            let node = NodeRecord(
+                kind: kind, type: type, callSite: callSite, created: seq, thread: thread, createdAt: elapsed())
             let sample = dueSample(seq)
             inLane(traceLocal) { lane in
                 lane.births.append((index, node))
@@ -226,7 +233,9 @@ public final class TraceRecorder: RxTracer {
         return state.withLock { state -> UInt64 in
             guard state.nodes.count < Int(UInt32.max) else { return 0 }
             let seq = tick()
-            state.nodes.append(NodeRecord(kind: kind, type: type, callSite: callSite, created: seq, thread: thread))
+            state.nodes.append(
+                NodeRecord(
+                    kind: kind, type: type, callSite: callSite, created: seq, thread: thread, createdAt: elapsed()))
             Self.sample(&state, seq: seq, force: false, interval: interval)
             return idBase + UInt64(state.nodes.count)
         }
@@ -289,7 +298,7 @@ public final class TraceRecorder: RxTracer {
                     lane.records.append(record)
                     if let text = captured.text { lane.texts.append(text) }
                 }
-                if kind != .next { lane.ops.append(.terminated(Int(node - 1), record.seq)) }
+                if kind != .next { lane.ops.append(.terminated(Int(node - 1), record.seq, at: stopTime(record))) }
             }
         }
         let buffer = ownBuffer(traceLocal)
@@ -300,7 +309,7 @@ public final class TraceRecorder: RxTracer {
                 record.seq = seq
                 Self.keep(&state, record, text: captured.text)
             }
-            if kind != .next { Self.terminate(&state, node, seq) }
+            if kind != .next { Self.terminate(&state, node, seq, at: stopTime(record)) }
         }
     }
 
@@ -344,16 +353,18 @@ public final class TraceRecorder: RxTracer {
     }
 
     public func disposed(_ node: UInt64) {
-        change(node) { .disposed($0, $1) }
+        change(node, timed: true) { .disposed($0, $1, at: $2) }
     }
 
     public func deinitialized(_ node: UInt64) {
-        change(node) { .deinitialized($0, $1) }
+        change(node, timed: true) { .deinitialized($0, $1, at: $2) }
     }
 
     public func anomaly(node: UInt64, _ kind: TraceAnomaly, detail: String) {
         let detail = truncate(detail)
-        change(node, sample: false) { .anomaly($0, TraceAnomalyRecord(kind: kind, seq: $1, detail: detail)) }
+        change(node, sample: false) { index, seq, _ in
+            .anomaly(index, TraceAnomalyRecord(kind: kind, seq: seq, detail: detail))
+        }
     }
 
     public func mark(_ kind: TraceMarkKind, name: String) {
@@ -365,17 +376,21 @@ public final class TraceRecorder: RxTracer {
         }
     }
 
-    /// A change to a node (`op`, given the node's index and the change's `seq`): into this
-    /// thread's lane (a streamed recording), or applied to the node under the lock.
+    /// A change to a node (`op`, given the node's index, the change's `seq` and, when `timed`,
+    /// its time): into this thread's lane (a streamed recording), or applied to the node under
+    /// the lock.
     @inline(__always)
-    private func change(_ node: UInt64, sample: Bool = true, _ op: (Int, UInt64) -> NodeOp) {
+    private func change(
+        _ node: UInt64, timed: Bool = false, sample: Bool = true, _ op: (Int, UInt64, UInt64?) -> NodeOp
+    ) {
         let node = local(node)
         guard node != 0 else { return }
+        let time = timed ? elapsed() : nil
         if streamed {
             let seq = tick()
             let due = sample ? dueSample(seq) : nil
             inLane(TraceLocal.current) { lane in
-                lane.ops.append(op(Int(node - 1), seq))
+                lane.ops.append(op(Int(node - 1), seq, time))
                 if let due { lane.resources.append(due) }
             }
             return
@@ -383,7 +398,7 @@ public final class TraceRecorder: RxTracer {
         let interval = options.resourceInterval
         state.withLock { state in
             let seq = tick()
-            let change = op(Int(node - 1), seq)
+            let change = op(Int(node - 1), seq, time)
             if state.nodes.apply(change) == false, case .anomaly = change { state.anomaliesDropped += 1 }
             if sample { Self.sample(&state, seq: seq, force: false, interval: interval) }
         }
@@ -439,8 +454,8 @@ public final class TraceRecorder: RxTracer {
         return String(text.prefix(limit - 1)) + "…"
     }
 
-    static func terminate(_ state: inout State, _ node: UInt64, _ seq: UInt64) {
-        _ = state.nodes.apply(.terminated(Int(node - 1), seq))
+    static func terminate(_ state: inout State, _ node: UInt64, _ seq: UInt64, at time: UInt64) {
+        _ = state.nodes.apply(.terminated(Int(node - 1), seq, at: time))
     }
 
     /// A streamed recording's resource sample at `seq`, when `streamedResourceInterval` ticks

@@ -129,7 +129,7 @@ final class TraceStreamWriter: @unchecked Sendable {
             case .node(let id, let node):
                 writeNode(id, node)
                 segment.nodes += 1
-            case .mark(let mark, let id, let seq): encoder.mark(mark, node: id, seq: seq)
+            case .mark(let mark, let id, let seq, let time): encoder.mark(mark, node: id, seq: seq, nanoseconds: time)
             case .anomaly(let id, let anomaly):
                 encoder.anomaly(node: id, kind: anomaly.kind.rawValue, seq: anomaly.seq, detail: anomaly.detail)
             }
@@ -174,7 +174,7 @@ final class TraceStreamWriter: @unchecked Sendable {
         }
         encoder.node(
             id: id, kindID: kind, typeID: type, callSiteID: site?.site, fileIDID: site?.file, created: node.created,
-            threadID: threadID(node.thread))
+            threadID: threadID(node.thread), nanoseconds: node.createdAt)
     }
 
     private func writeMark(_ mark: TraceRecorder.MarkRecord) {
@@ -233,8 +233,10 @@ final class TraceStreamWriter: @unchecked Sendable {
             for anomaly in node.anomalies {
                 encoder.anomaly(node: id, kind: anomaly.kind.rawValue, seq: anomaly.seq, detail: anomaly.detail)
             }
-            if let seq = node.terminated { encoder.mark(.terminated, node: id, seq: seq) }
-            if let seq = node.disposed { encoder.mark(.disposed, node: id, seq: seq) }
+            if let seq = node.terminated {
+                encoder.mark(.terminated, node: id, seq: seq, nanoseconds: node.terminatedAt)
+            }
+            if let seq = node.disposed { encoder.mark(.disposed, node: id, seq: seq, nanoseconds: node.disposedAt) }
         }
         for edge in batch.liveEdges { encoder.edge(from: edge.from, to: edge.to, relation: edge.relation.rawValue) }
         for mark in marks { writeMark(mark) }
