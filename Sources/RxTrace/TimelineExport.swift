@@ -35,8 +35,8 @@ public enum TimelineExport {
         /// Flow arrows: elements that crossed from one thread to another.
         public var hops = 0
         public var threads = 0
-        /// Whether span ends and starts were bounded from events' times rather than recorded.
-        public var spanTimesEstimated = false
+        /// Spans whose start or end the trace did not record, bounded by events' times instead.
+        public var estimatedSpans = 0
     }
 
     /// Converts the trace at `url`; `output` receives the JSON in chunks. The trace is checked
@@ -74,17 +74,29 @@ public enum TimelineExport {
             if try TraceDocument.startsFormat2(url) {
                 var builder = TraceDocumentBuilder(keep: .graph)
                 status = try TraceRecordReader.read(from: url, progress: progress) { (record) throws(TraceFileError) in
-                    if case .event(let event) = record { clock.add(event.seq, event.time) }
+                    if case .event(let event) = record {
+                        clock.add(event.seq, event.time)
+                        if event.virtualTime { clock.virtual = true }
+                    }
                     try builder.add(record, path: path)
                 }
                 graph = try builder.document(status, path: path)
                 whole = nil
             } else {
                 let (document, status) = try TraceDocument.readWithStatus(from: url)
-                for event in document.events { clock.add(event.seq, event.time) }
+                for event in document.events {
+                    clock.add(event.seq, event.time)
+                    if event.virtualTime { clock.virtual = true }
+                }
                 self.status = status
                 graph = document
                 whole = document
+            }
+            if !clock.virtual {
+                for node in graph.nodes {
+                    let times = [node.createdAt, node.disposedAt, node.terminatedAt, node.deinitializedAt]
+                    clock.end = max(clock.end, times.compactMap { $0 }.max() ?? 0)
+                }
             }
             clock.finish()
             self.clock = clock
@@ -115,6 +127,8 @@ public enum TimelineExport {
         var before: [Double] = []
         var after: [Double] = []
         var end: Double = 0
+        /// Whether events' times were virtual (another clock than the nodes').
+        var virtual = false
 
         mutating func add(_ seq: UInt64, _ time: Double) {
             while seq >> shift >= UInt64(Self.limit) { coarsen() }
@@ -347,13 +361,9 @@ public enum TimelineExport {
         // MARK: Spans and the end
 
         mutating func finish() throws {
-            let clock = source.clock
             let cut = source.status.cutShort
             for node in source.graph.nodes where node.kind == .sink || node.kind == .observer {
-                let ends = [node.disposed, node.terminated, node.deinitialized].compactMap { $0 }
-                let start = clock.timeBefore(node.created)
-                let open = ends.isEmpty
-                let end = open ? clock.end : max(start, clock.timeAfter(ends.min()!))
+                let (start, end, open, estimated) = life(of: node)
                 let name = name(node, node.id)
                 event { text in
                     text += "\"ph\":\"b\",\"cat\":\"subscription\",\"id\":\(node.id),\"pid\":1,\"tid\":0,\"ts\":"
@@ -361,6 +371,7 @@ public enum TimelineExport {
                     text += ",\"name\":"
                     Self.string(name, into: &text)
                     text += ",\"args\":{\"node\":\(node.id),\"kind\":\"\(node.kind.rawValue)\",\"born\":\(node.created)"
+                    if estimated { text += ",\"estimated\":true" }
                     if let thread = node.thread {
                         text += ",\"thread\":"
                         Self.string(thread, into: &text)
@@ -387,20 +398,16 @@ public enum TimelineExport {
                 }
                 stats.spans += 1
                 if open { stats.openSpans += 1 }
+                if estimated { stats.estimatedSpans += 1 }
                 try flushIfFull()
             }
-            stats.spanTimesEstimated = true
             append("\n],\"metadata\":{\"rxtrace\":{")
             var meta: [(String, String)] = [
                 ("source", source.url.lastPathComponent), ("format", source.status.format),
-                (
-                    "spanTimes",
-                    "bounds: the trace records no time for a subscription's birth or end, so each span runs from "
-                        + "the last event time recorded before its birth to the first one after its end (it holds "
-                        + "the real life; an open span ends at the trace's last event time)"
-                ),
+                ("spanTimes", spanTimes),
                 ("deliveries", String(stats.deliveries)), ("spans", String(stats.spans)),
-                ("openSpans", String(stats.openSpans)), ("hops", String(stats.hops)),
+                ("openSpans", String(stats.openSpans)), ("estimatedSpans", String(stats.estimatedSpans)),
+                ("hops", String(stats.hops)),
                 ("threads", String(stats.threads)),
             ]
             if let cutAt = source.graph.meta["cut"] { meta.append(("cut", cutAt)) }
@@ -416,6 +423,41 @@ public enum TimelineExport {
             append("}}}\n")
             try output(buffer)
             buffer.removeAll()
+        }
+
+        /// A subscription's life: from its birth to its first disposal, termination or deinit, at
+        /// the times the trace recorded; where it recorded none (traces of before those times,
+        /// or virtual time, whose events are on another clock), the widest bounds the events'
+        /// times give: from the last event before its birth to the first after its end. A life
+        /// with no end ends at the trace's last time, `open`.
+        func life(of node: TraceNode) -> (start: Double, end: Double, open: Bool, estimated: Bool) {
+            let clock = source.clock
+            let recorded = !clock.virtual
+            let born = recorded ? node.createdAt : nil
+            let start = born ?? clock.timeBefore(node.created)
+            let ends: [(seq: UInt64, time: Double?)] = [
+                node.disposed.map { ($0, node.disposedAt) }, node.terminated.map { ($0, node.terminatedAt) },
+                node.deinitialized.map { ($0, node.deinitializedAt) },
+            ].compactMap { $0 }
+            guard let first = ends.min(by: { $0.seq < $1.seq }) else {
+                return (start, max(start, clock.end), true, born == nil)
+            }
+            let ended = recorded ? first.time : nil
+            let end = ended ?? clock.timeAfter(first.seq)
+            return (start, max(start, end), false, born == nil || ended == nil)
+        }
+
+        var spanTimes: String {
+            let recorded =
+                "recorded: a span runs from the node's birth to its first disposal, termination or deinit "
+                + "(an open span ends at the trace's last time)"
+            let bounds =
+                "bounds: where the trace records no time for a birth or an end (traces of before those times, "
+                + "or virtual time), a span runs from the last event time recorded before the birth to the first "
+                + "one after the end, which holds the real life (spans marked \"estimated\")"
+            if stats.estimatedSpans == 0 { return recorded }
+            if stats.estimatedSpans == stats.spans { return bounds }
+            return recorded + "; " + bounds
         }
 
         // MARK: Text

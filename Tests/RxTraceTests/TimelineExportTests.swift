@@ -66,15 +66,42 @@ import Testing
         #expect(Set(timeline.ofPhase("f").map { $0["tid"] as? Int }) == Set(delivered.map { $0["tid"] as? Int }))
         #expect(timeline.stats.hops == 6)
 
-        // A span per sink and observer, each holding its deliveries, none left open.
+        // A span per sink and observer, from its birth to its end as recorded, none left open.
         let subscriptions = document.nodes.filter { $0.kind == .sink || $0.kind == .observer }
         #expect(timeline.ofPhase("b").count == subscriptions.count)
         #expect(timeline.stats.openSpans == 0)
+        #expect(timeline.stats.estimatedSpans == 0)
+        #expect(timeline.metadata["spanTimes"]?.hasPrefix("recorded: ") == true)
+        func microseconds(_ seconds: Double?) -> Double? { seconds.map { ($0 * 1e9).rounded() / 1e3 } }
         for node in subscriptions {
             let (begin, end) = try #require(timeline.span(node.id), "\(node.type)")
-            let times = timeline.ofPhase("X").filter { ($0["args"] as? [String: Any])?["node"] as? UInt64 == node.id }
+            #expect(begin == microseconds(node.createdAt), "\(node.type)")
+            let ends = [
+                (node.disposed, node.disposedAt), (node.terminated, node.terminatedAt),
+                (node.deinitialized, node.deinitializedAt),
+            ].filter { $0.0 != nil }.min { $0.0! < $1.0! }
+            #expect(end == microseconds(ends?.1).map { max($0, begin) }, "\(node.type)")
+        }
+
+        // A trace without those times (recorded before they were): spans bounded by the events'
+        // times, each still holding its deliveries, and said to be estimated.
+        var untimed = document
+        for index in untimed.nodes.indices {
+            untimed.nodes[index].createdAt = nil
+            untimed.nodes[index].disposedAt = nil
+            untimed.nodes[index].terminatedAt = nil
+            untimed.nodes[index].deinitializedAt = nil
+        }
+        let bounded = try Timeline(untimed)
+        #expect(bounded.violations.isEmpty, "\(bounded.violations)")
+        #expect(bounded.stats.estimatedSpans == subscriptions.count)
+        #expect(bounded.metadata["spanTimes"]?.hasPrefix("bounds: ") == true)
+        for node in subscriptions {
+            let (begin, end) = try #require(bounded.span(node.id), "\(node.type)")
+            let times = bounded.ofPhase("X").filter { ($0["args"] as? [String: Any])?["node"] as? UInt64 == node.id }
                 .compactMap { $0["ts"] as? Double }
             #expect(times.allSatisfy { begin <= $0 && $0 <= end }, "\(node.type) \(begin)…\(end): \(times)")
+            if let born = microseconds(node.createdAt) { #expect(begin <= born) }
         }
     }
 
