@@ -48,9 +48,14 @@ public enum TimelineExport {
         let source = try Source(url, progress: progress.map { report in { report(1, $0, $1) } })
         var writer = Writer(source, output)
         try writer.begin()
+        // Records come in the order threads handed them over, not in `seq` order (a thread's stop
+        // event is written before the elements still in its buffer): a window of the newest
+        // events puts them back in order before they are written and paired.
+        var window = SeqWindow()
         try source.forEachEvent(progress: progress.map { report in { report(2, $0, $1) } }) { event in
-            try writer.deliver(event)
+            if let next = window.push(event) { try writer.deliver(next) }
         }
+        while let next = window.pop() { try writer.deliver(next) }
         try writer.finish()
         return writer.stats
     }
@@ -70,13 +75,18 @@ public enum TimelineExport {
             self.url = url
             let path = url.path
             guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
+            // Real times, and virtual ones (used only when there is no real time at all).
             var clock = SeqClock()
+            var virtualClock = SeqClock()
             if try TraceDocument.startsFormat2(url) {
                 var builder = TraceDocumentBuilder(keep: .graph)
                 status = try TraceRecordReader.read(from: url, progress: progress) { (record) throws(TraceFileError) in
                     if case .event(let event) = record {
-                        clock.add(event.seq, event.time)
-                        if event.virtualTime { clock.virtual = true }
+                        if event.virtualTime {
+                            virtualClock.add(event.seq, event.time)
+                        } else {
+                            clock.add(event.seq, event.time)
+                        }
                     }
                     try builder.add(record, path: path)
                 }
@@ -85,18 +95,25 @@ public enum TimelineExport {
             } else {
                 let (document, status) = try TraceDocument.readWithStatus(from: url)
                 for event in document.events {
-                    clock.add(event.seq, event.time)
-                    if event.virtualTime { clock.virtual = true }
+                    if event.virtualTime {
+                        virtualClock.add(event.seq, event.time)
+                    } else {
+                        clock.add(event.seq, event.time)
+                    }
                 }
                 self.status = status
                 graph = document
                 whole = document
             }
-            if !clock.virtual {
+            if clock.real || !virtualClock.real {
                 for node in graph.nodes {
                     let times = [node.createdAt, node.disposedAt, node.terminatedAt, node.deinitializedAt]
                     clock.end = max(clock.end, times.compactMap { $0 }.max() ?? 0)
                 }
+            }
+            if !clock.real && virtualClock.real {
+                clock = virtualClock
+                clock.virtual = true
             }
             clock.finish()
             self.clock = clock
@@ -116,6 +133,44 @@ public enum TimelineExport {
         }
     }
 
+    /// The newest events, given back oldest `seq` first once more than `capacity` wait: a binary
+    /// heap.
+    struct SeqWindow {
+        static let capacity = 1 << 18
+        var heap: [TraceEvent] = []
+
+        /// Adds `event`; returns the oldest waiting one when the window is full.
+        mutating func push(_ event: TraceEvent) -> TraceEvent? {
+            heap.append(event)
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard heap[child].seq < heap[parent].seq else { break }
+                heap.swapAt(child, parent)
+                child = parent
+            }
+            return heap.count > Self.capacity ? pop() : nil
+        }
+
+        mutating func pop() -> TraceEvent? {
+            guard !heap.isEmpty else { return nil }
+            heap.swapAt(0, heap.count - 1)
+            let oldest = heap.removeLast()
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var smallest = parent
+                if left < heap.count, heap[left].seq < heap[smallest].seq { smallest = left }
+                if right < heap.count, heap[right].seq < heap[smallest].seq { smallest = right }
+                if smallest == parent { break }
+                heap.swapAt(parent, smallest)
+                parent = smallest
+            }
+            return oldest
+        }
+    }
+
     /// `seq` to time, from the events' times: per bucket of `seq`s the earliest and latest event
     /// time, buckets merged pairwise whenever there would be more than `limit` of them.
     struct SeqClock {
@@ -127,8 +182,12 @@ public enum TimelineExport {
         var before: [Double] = []
         var after: [Double] = []
         var end: Double = 0
-        /// Whether events' times were virtual (another clock than the nodes').
+        /// Whether it holds any time.
+        var real = false
+        /// Whether its times are virtual: every event's was (the nodes' recorded times are then
+        /// on another clock).
         var virtual = false
+        var onlyVirtual: Bool { virtual }
 
         mutating func add(_ seq: UInt64, _ time: Double) {
             while seq >> shift >= UInt64(Self.limit) { coarsen() }
@@ -137,6 +196,7 @@ public enum TimelineExport {
                 earliest += repeatElement(.infinity, count: bucket + 1 - earliest.count)
                 latest += repeatElement(-.infinity, count: bucket + 1 - latest.count)
             }
+            real = true
             earliest[bucket] = min(earliest[bucket], time)
             latest[bucket] = max(latest[bucket], time)
             end = max(end, time)
@@ -197,6 +257,11 @@ public enum TimelineExport {
         var nextFlow = 1
         /// Hops whose two sides did not pair up (more than `Hop.limit` waiting).
         var unpaired = 0
+        /// Events that came later than the window could wait (written out of `seq` order).
+        var late = 0
+        var lastSeq: UInt64 = 0
+        /// Per track, the time of its latest event.
+        var lastTime: [Int: Double] = [:]
 
         struct Edge: Hashable {
             let from: UInt64
@@ -258,8 +323,15 @@ public enum TimelineExport {
         // MARK: Deliveries and hops
 
         mutating func deliver(_ delivery: TraceEvent) throws {
+            if delivery.seq < lastSeq { late += 1 }
+            lastSeq = max(lastSeq, delivery.seq)
             let thread = track(delivery.thread)
-            let ts = delivery.time
+            // A virtual time is another clock: among real ones the event sits where its `seq` puts
+            // it, not before the previous event of its thread (its virtual time is in `args`).
+            let ts =
+                delivery.virtualTime && !source.clock.virtual
+                ? max(source.clock.timeBefore(delivery.seq), lastTime[thread] ?? 0) : delivery.time
+            lastTime[thread] = max(lastTime[thread] ?? ts, ts)
             let label = name(positions[delivery.node].map { source.graph.nodes[$0] }, delivery.node)
             event { text in
                 text += "\"ph\":\"X\",\"cat\":\"delivery\",\"pid\":1,\"tid\":"
@@ -279,7 +351,10 @@ public enum TimelineExport {
                 text += String(delivery.node)
                 text += ",\"seq\":"
                 text += String(delivery.seq)
-                if delivery.virtualTime { text += ",\"virtualTime\":true" }
+                if delivery.virtualTime {
+                    text += ",\"virtualTime\":"
+                    text += delivery.time.description
+                }
                 text += "}"
             }
             stats.deliveries += 1
@@ -412,6 +487,7 @@ public enum TimelineExport {
             ]
             if let cutAt = source.graph.meta["cut"] { meta.append(("cut", cutAt)) }
             if unpaired > 0 { meta.append(("unpairedEdges", String(unpaired))) }
+            if late > 0 { meta.append(("lateEvents", String(late))) }
             var text = ""
             for (index, (key, value)) in meta.enumerated() {
                 if index > 0 { text += "," }
@@ -427,12 +503,12 @@ public enum TimelineExport {
 
         /// A subscription's life: from its birth to its first disposal, termination or deinit, at
         /// the times the trace recorded; where it recorded none (traces of before those times,
-        /// or virtual time, whose events are on another clock), the widest bounds the events'
+        /// or only virtual time, whose events are on another clock), the widest bounds the events'
         /// times give: from the last event before its birth to the first after its end. A life
         /// with no end ends at the trace's last time, `open`.
         func life(of node: TraceNode) -> (start: Double, end: Double, open: Bool, estimated: Bool) {
             let clock = source.clock
-            let recorded = !clock.virtual
+            let recorded = !clock.onlyVirtual
             let born = recorded ? node.createdAt : nil
             let start = born ?? clock.timeBefore(node.created)
             let ends: [(seq: UInt64, time: Double?)] = [
@@ -453,7 +529,7 @@ public enum TimelineExport {
                 + "(an open span ends at the trace's last time)"
             let bounds =
                 "bounds: where the trace records no time for a birth or an end (traces of before those times, "
-                + "or virtual time), a span runs from the last event time recorded before the birth to the first "
+                + "or events only in virtual time), a span runs from the last event time recorded before the birth to the first "
                 + "one after the end, which holds the real life (spans marked \"estimated\")"
             if stats.estimatedSpans == 0 { return recorded }
             if stats.estimatedSpans == stats.spans { return bounds }
