@@ -123,6 +123,24 @@ import Testing
         #expect(one.stats == two.stats)
     }
 
+    /// Records reach a streamed file in the order threads hand them over (a stop event before the
+    /// elements still in its thread's buffer): the timeline is the same as from a file in order.
+    @Test func eventsOutOfOrderAreWrittenInOrder() throws {
+        let document = Self.recordAcrossThreads(count: 4)
+        let lines = String(decoding: document.jsonLinesData(), as: UTF8.self).split(separator: "\n")
+        let events = lines.filter { $0.hasPrefix("[\"v\",") }
+        // All of them at the end, newest first (after the lines defining their strings).
+        let end = lines.firstIndex { $0.hasPrefix("[\"end\"") } ?? lines.count
+        let shuffled =
+            lines[..<end].filter { !$0.hasPrefix("[\"v\",") } + events.reversed() + lines[end...]
+        #expect(Array(shuffled) != lines)
+        let inOrder = try Timeline(document)
+        let outOfOrder = try Timeline(Data((shuffled.joined(separator: "\n") + "\n").utf8))
+        #expect(outOfOrder.violations.isEmpty, "\(outOfOrder.violations)")
+        #expect(NSArray(array: outOfOrder.events).isEqual(to: inOrder.events))
+        #expect(outOfOrder.stats.hops == 5)
+    }
+
     /// A run killed while a subscription was open: its span ends at the trace's last event,
     /// marked open, and the metadata says where the trace was cut.
     @Test func aTraceCutShortClosesWhatWasOpen() throws {
