@@ -21,7 +21,7 @@ let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 func chapter(_ number: String, _ folder: String) -> Target {
     .executableTarget(
         name: "chapter\(number)",
-        dependencies: ["RxCore", "RxTesting", "Workbook"],
+        dependencies: ["RxCore", "RxTesting", "Workbook"] + (chaptersUsingRxCocoa.contains(folder) ? ["RxCocoa"] : []),
         path: "Chapters/\(folder)",
         exclude: ["README.md", "README.zh.md"],
         swiftSettings: swift5
@@ -54,6 +54,9 @@ let chapters: [(String, String)] = [
     ("22", "22-TableBinding"),
 ]
 
+/// The chapters that use `Driver` (RxCocoa's), and so link RxCocoa and FoundationNetworking.
+let chaptersUsingRxCocoa: Set = ["22-TableBinding"]
+
 let package = Package(
     name: "RxAnatomy",
     platforms: [.macOS(.v15)],
@@ -78,9 +81,10 @@ let package = Package(
         .target(name: "RxCore", dependencies: ["CRxThreads"], swiftSettings: swift5 + coreDefines),
         .target(name: "RxTesting", dependencies: ["RxCore"], swiftSettings: swift5),
         .target(name: "RxTrace", dependencies: ["RxCore"], swiftSettings: swift5),
-        // Thin modules under RxSwift 6's names, re-exporting RxCore and RxTesting.
+        // Modules under RxSwift 6's names, re-exporting RxCore and RxTesting (thin, but for RxCocoa).
         .target(name: "RxSwift", dependencies: ["RxCore"], swiftSettings: swift5),
         .target(name: "RxRelay", dependencies: ["RxCore"], swiftSettings: swift5),
+        // RxCocoa's own types (Driver, Signal, URLSession.rx: FoundationNetworking, libcurl) stay out of RxCore.
         .target(name: "RxCocoa", dependencies: ["RxCore"], swiftSettings: swift5),
         .target(name: "RxTest", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
         .target(name: "RxBlocking", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
@@ -107,6 +111,8 @@ let package = Package(
             name: "Workbook", dependencies: ["RxCore", "RxTesting", "RxTrace", "RxGraphviz"], swiftSettings: swift5),
 
         .testTarget(name: "RxCoreTests", dependencies: ["RxCore", "RxTesting"], swiftSettings: swift5),
+        .testTarget(
+            name: "RxCocoaTests", dependencies: ["RxCocoa", "RxTesting", "RxTrace"], swiftSettings: swift5),
         .testTarget(
             name: "RxTestingTests", dependencies: ["RxCore", "RxTesting", "RxTest"], swiftSettings: swift5),
         .testTarget(name: "RxTraceTests", dependencies: ["RxCore", "RxTesting", "RxTrace"], swiftSettings: swift5),

@@ -4,7 +4,7 @@
 //
 // A headless table view stands in for UITableView: "showing" a row prints it.
 import Foundation
-import RxCore
+import RxCocoa // Driver is RxCocoa's, as in RxSwift; RxCocoa re-exports RxCore
 import Workbook
 
 // MARK: - RxDataSources' model, reduced

@@ -90,6 +90,38 @@ struct ObservableConcurrencyTests {
         #expect(error as? OpTestError == opTestError)
     }
 
+    /// RxSwift 6.10's `asObservable(priority:)`: the sequence is iterated in a detached task at
+    /// that priority, so a task-local value of the subscribing task is not seen there.
+    @Test func asObservableIteratesInADetachedTaskAtThePriority() throws {
+        let seen = Mutex<[String]>([])
+        let sequence = Probe {
+            seen.withLock { $0.append("\(Task.currentPriority) \(Probe.label ?? "detached")") }
+        }
+        try Probe.$label.withValue("inherited") {
+            _ = try sequence.asObservable(priority: .low).toBlocking(timeout: 5).toArray()
+            _ = try sequence.asObservable(priority: .high).toBlocking(timeout: 5).toArray()
+        }
+        #expect(seen.withLock { $0 } == ["\(TaskPriority.low) detached", "\(TaskPriority.high) detached"])
+    }
+
+    /// An `AsyncSequence` of one element that runs `probe` when it is iterated.
+    struct Probe: AsyncSequence, AsyncIteratorProtocol {
+        @TaskLocal static var label: String?
+        let probe: @Sendable () -> Void
+        var done = false
+
+        init(_ probe: @escaping @Sendable () -> Void) { self.probe = probe }
+
+        func makeAsyncIterator() -> Probe { self }
+
+        mutating func next() async -> Int? {
+            if done { return nil }
+            done = true
+            probe()
+            return 1
+        }
+    }
+
     @Test func disposingStopsTheAsyncSequence() async {
         let iterations = Atomic(0)
         let endless = AsyncStream<Int> {

@@ -120,16 +120,14 @@ enum Model {
             .map(\.element)
     }
 
-    /// RxSwift's zip: a pair as soon as both queues hold a value; completed when both sources
-    /// have completed, or when a value arrives that can never be paired (the other source
-    /// completed with an empty queue); the first error ends it.
+    /// RxSwift's zip of two sources (`Zip+arity.swift`): a pair as soon as both queues hold a
+    /// value; completed when both sources have completed, even when a value that can never be
+    /// paired arrives before (only the collection form ends there); the first error ends it.
     private static func zip(_ a: [Timed], _ b: [Timed]) -> [Timed] {
         var queues: [[Int]] = [[], []]
-        return combine(a, b) { index, value, time, done in
+        return combine(a, b) { index, value, time, _ in
             queues[index].append(value)
-            guard !queues[0].isEmpty && !queues[1].isEmpty else {
-                return done[1 - index] ? [Timed(time: time, kind: .completed)] : []
-            }
+            guard !queues[0].isEmpty && !queues[1].isEmpty else { return [] }
             let first = queues[0].removeFirst()
             let second = queues[1].removeFirst()
             return [Timed(time: time, kind: .next(first &* 31 &+ second))]

@@ -141,6 +141,17 @@ struct PropertyCheckTests {
         let zip = PipelineCase(sources: [a, b], ops: [.zip(source: 1)], disposeAt: 1019)
         // The unpaired 2 stays queued; zip completes when both sources have.
         #expect(Model.expected(zip)?.map(\.description) == [".next(232, 41)", ".completed(302)"])
+        let short = SourceSpec(
+            hot: true, events: [.init(time: 221, kind: .next(1)), .init(time: 231, kind: .completed)])
+        let long = SourceSpec(
+            hot: true,
+            events: [
+                .init(time: 232, kind: .next(10)), .init(time: 250, kind: .next(20)),
+                .init(time: 302, kind: .completed),
+            ])
+        let unpairable = PipelineCase(sources: [short, long], ops: [.zip(source: 1)], disposeAt: 1019)
+        // 20 at 250 can never be paired, yet zip of two sources waits for the second's completion.
+        #expect(Model.expected(unpairable)?.map(\.description) == [".next(232, 41)", ".completed(302)"])
         let combine = PipelineCase(sources: [a, b], ops: [.combineLatest(source: 1)], disposeAt: 1019)
         #expect(Model.expected(combine)?.map(\.description) == [".next(232, 41)", ".next(241, 72)", ".completed(302)"])
         let silent = SourceSpec(hot: true, events: [.init(time: 222, kind: .completed)])

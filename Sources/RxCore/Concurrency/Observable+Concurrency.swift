@@ -83,16 +83,19 @@ extension InfallibleType {
 }
 
 extension AsyncSequence {
-    /// The sequence's elements as an observable: each subscription iterates it in a `Task`,
-    /// which disposing cancels. An error is passed on; a `CancellationError` completes.
+    /// The sequence's elements as an observable: each subscription iterates it in a detached
+    /// `Task` at `priority` (none given: the default), which disposing cancels. An error is passed
+    /// on; a `CancellationError` completes.
     ///
     /// ```swift
-    /// NotificationCenter.default.notifications(named: .changed).asObservable()
+    /// NotificationCenter.default.notifications(named: .changed).asObservable(priority: .utility)
     /// ```
-    public func asObservable(file: StaticString = #fileID, line: UInt = #line) -> Observable<Element> {
+    public func asObservable(
+        priority: TaskPriority? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
         Observable.create(
             { observer in
-                runTask(detached: false, priority: nil) {
+                runTask(detached: true, priority: priority) {
                     do {
                         for try await element in self { observer.onNext(element) }
                         observer.onCompleted()

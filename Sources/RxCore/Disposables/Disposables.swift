@@ -25,9 +25,12 @@ extension Disposables {
         return NopDisposable.noOp
     }
 
-    /// Made by RxAnatomy's own libraries (the core, the test kit) rather than by user code.
+    /// Made by RxAnatomy's own libraries (the core, RxCocoa, the test kit) rather than by user code.
     private static func isCoreFile(_ file: StaticString) -> Bool {
-        file.withUTF8Buffer { buffer in buffer.starts(with: "RxCore/".utf8) || buffer.starts(with: "RxTesting/".utf8) }
+        file.withUTF8Buffer { buffer in
+            buffer.starts(with: "RxCore/".utf8) || buffer.starts(with: "RxCocoa/".utf8)
+                || buffer.starts(with: "RxTesting/".utf8)
+        }
     }
 
     /// A disposable that runs `dispose` once, on the first `dispose()`.

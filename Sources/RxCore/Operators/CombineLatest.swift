@@ -1,5 +1,24 @@
 extension ObservableType {
     /// Combines the latest element of each source with `resultSelector` whenever any of them
+    /// emits, once all have emitted. Completes when all sources have completed, or when a
+    /// source emits while every other one has completed without a value. Two to eight sources
+    /// in RxSwift; any number from two here (one generic form, not one per arity).
+    ///
+    /// ```swift
+    /// Observable.combineLatest(username, password) { !$0.isEmpty && $1.count >= 8 }
+    /// ```
+    @inlinable
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, each O: ObservableType>(
+        _ source1: O1, _ source2: O2, _ source: repeat each O,
+        resultSelector: @escaping (O1.Element, O2.Element, repeat (each O).Element) throws -> Element,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<Element> {
+        CombineLatest(
+            sources: CombiningSource.of(source1, source2, repeat each source),
+            combine: CombiningSlots.combine(resultSelector), callSite: CallSite(file, line))
+    }
+
+    /// Combines the latest element of each source with `resultSelector` whenever any of them
     /// emits, once all have emitted. Completes when all sources have completed.
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection, resultSelector: @escaping ([Collection.Element.Element]) throws -> Element,
@@ -25,6 +44,23 @@ extension ObservableType {
     }
 }
 
+extension ObservableType where Element == Any {
+    /// The latest element of each source as a tuple, whenever any of them emits, once all have
+    /// emitted.
+    ///
+    /// ```swift
+    /// Observable.combineLatest(username, password)   // ("a", ""), ("ab", ""), ("ab", "s"), …
+    /// ```
+    @inlinable
+    public static func combineLatest<each O: ObservableType>(
+        _ source: repeat each O, file: StaticString = #fileID, line: UInt = #line
+    ) -> Observable<(repeat (each O).Element)> {
+        CombineLatest(
+            sources: CombiningSource.of(repeat each source),
+            combine: CombiningSlots.tuple(of: repeat (each O).Element.self), callSite: CallSite(file, line))
+    }
+}
+
 /// What `combineLatest` knows: the latest value of each source and which sources are done.
 struct CombineLatestStateMachine<Value>: CombiningStateMachine {
     /// As in RxSwift, `combineLatest` of no sources sends `[]` (combined) once, then completes.
@@ -45,9 +81,13 @@ struct CombineLatestStateMachine<Value>: CombiningStateMachine {
     private var isDone: [Bool]
     private var doneCount = 0
 
-    init(arity: Int) {
+    /// Ends as soon as a source emits while every other one completed without a value.
+    private let completesEarly: Bool
+
+    init(arity: Int, completesEarly: Bool) {
         values = Array(repeating: nil, count: arity)
         isDone = Array(repeating: false, count: arity)
+        self.completesEarly = completesEarly
     }
 
     mutating func next(_ value: Value, at index: Int) -> CombiningAction<Value> {
@@ -65,7 +105,7 @@ struct CombineLatestStateMachine<Value>: CombiningStateMachine {
                 return .emit(values.map { $0! })
             }
             // Every other source finished without a value: no combination can ever come.
-            if doneCount == values.count - 1 && !isDone[index] {
+            if completesEarly && doneCount == values.count - 1 && !isDone[index] {
                 state = .finished
                 return .complete
             }
@@ -92,19 +132,16 @@ struct CombineLatestStateMachine<Value>: CombiningStateMachine {
     }
 }
 
-final class CombineLatestSink<Value, Observer: ObserverType>: CombiningSink<CombineLatestStateMachine<Value>, Observer>
-{
-    init(arity: Int, combine: @escaping ([Value]) throws -> Observer.Element, observer: Observer, cancel: Cancelable) {
-        super.init(
-            arity: arity, combine: combine, observer: observer, cancel: cancel,
-            counter: ResourceCounter.combineLatestSink)
-    }
-}
+final class CombineLatestSink<Value, Observer: ObserverType>:
+    CombiningSink<CombineLatestStateMachine<Value>, Observer>
+{}
 
+@usableFromInline
 final class CombineLatest<Value, Result>: Producer<Result> {
     private let sources: [CombiningSource<Value>]
     private let combine: ([Value]) throws -> Result
 
+    @usableFromInline
     init(sources: [CombiningSource<Value>], combine: @escaping ([Value]) throws -> Result, callSite: CallSite?) {
         self.sources = sources
         self.combine = combine
@@ -115,326 +152,16 @@ final class CombineLatest<Value, Result>: Producer<Result> {
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: Cancelable
     ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
-        let sink = CombineLatestSink(arity: sources.count, combine: combine, observer: observer, cancel: cancel)
+        let sink = CombineLatestSink(
+            arity: sources.count, completesEarly: true, combine: combine, observer: observer, cancel: cancel,
+            counter: .combineLatestSink)
         let subscription = sink.run(sources, observerCounter: .combineLatestObserver)
         return (sink: sink, subscription: subscription)
     }
 }
 
 extension ResourceCounter {
-    fileprivate static let combineLatestObserver = named("CombineLatestObserver")
-}
-
-// MARK: 2
-
-extension ObservableType {
-    /// Combines the latest element of each source with `resultSelector` whenever any of them
-    /// emits, once all have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType>(
-        _ source1: O1, _ source2: O2, resultSelector: @escaping (O1.Element, O2.Element) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
-    ) -> Observable<Element> {
-        CombineLatest(
-            sources: [CombiningSource(any: source1), CombiningSource(any: source2)],
-            combine: { values in try resultSelector(values[0] as! O1.Element, values[1] as! O2.Element) },
-            callSite: CallSite(file, line))
-    }
-}
-
-extension ObservableType where Element == Any {
-    /// The latest element of each source as a tuple, whenever any of them emits, once all
-    /// have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType>(
-        _ source1: O1, _ source2: O2, file: StaticString = #fileID, line: UInt = #line
-    ) -> Observable<(O1.Element, O2.Element)> {
-        CombineLatest(
-            sources: [CombiningSource(any: source1), CombiningSource(any: source2)],
-            combine: { values in (values[0] as! O1.Element, values[1] as! O2.Element) }, callSite: CallSite(file, line))
-    }
-}
-
-// MARK: 3
-
-extension ObservableType {
-    /// Combines the latest element of each source with `resultSelector` whenever any of them
-    /// emits, once all have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element, file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Observable<Element> {
-        CombineLatest(
-            sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3)],
-            combine: { values in
-                try resultSelector(values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element)
-            }, callSite: CallSite(file, line))
-    }
-}
-
-extension ObservableType where Element == Any {
-    /// The latest element of each source as a tuple, whenever any of them emits, once all
-    /// have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, file: StaticString = #fileID, line: UInt = #line
-    ) -> Observable<(O1.Element, O2.Element, O3.Element)> {
-        CombineLatest(
-            sources: [CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3)],
-            combine: { values in (values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element) },
-            callSite: CallSite(file, line))
-    }
-}
-
-// MARK: 4
-
-extension ObservableType {
-    /// Combines the latest element of each source with `resultSelector` whenever any of them
-    /// emits, once all have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
-    ) -> Observable<Element> {
-        CombineLatest(
-            sources: [
-                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
-                CombiningSource(any: source4),
-            ],
-            combine: { values in
-                try resultSelector(
-                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
-                    values[3] as! O4.Element)
-            }, callSite: CallSite(file, line))
-    }
-}
-
-extension ObservableType where Element == Any {
-    /// The latest element of each source as a tuple, whenever any of them emits, once all
-    /// have emitted.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, file: StaticString = #fileID, line: UInt = #line
-    ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> {
-        CombineLatest(
-            sources: [
-                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
-                CombiningSource(any: source4),
-            ],
-            combine: { values in
-                (values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element, values[3] as! O4.Element)
-            }, callSite: CallSite(file, line))
-    }
-}
-
-// MARK: 5
-
-extension ObservableType {
-    /// Combines the latest element of each source with `resultSelector` whenever any of them
-    /// emits, once all have emitted.
-    public static func combineLatest<
-        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType
-    >(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
-    ) -> Observable<Element> {
-        CombineLatest(
-            sources: [
-                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
-                CombiningSource(any: source4), CombiningSource(any: source5),
-            ],
-            combine: { values in
-                try resultSelector(
-                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
-                    values[3] as! O4.Element, values[4] as! O5.Element)
-            }, callSite: CallSite(file, line))
-    }
-}
-
-extension ObservableType where Element == Any {
-    /// The latest element of each source as a tuple, whenever any of them emits, once all
-    /// have emitted.
-    public static func combineLatest<
-        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType
-    >(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element)> {
-        CombineLatest(
-            sources: [
-                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
-                CombiningSource(any: source4), CombiningSource(any: source5),
-            ],
-            combine: { values in
-                (
-                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
-                    values[3] as! O4.Element, values[4] as! O5.Element
-                )
-            }, callSite: CallSite(file, line))
-    }
-}
-
-// MARK: 6
-
-extension ObservableType {
-    /// Combines the latest element of each source with `resultSelector` whenever any of them
-    /// emits, once all have emitted.
-    public static func combineLatest<
-        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType,
-        O6: ObservableType
-    >(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
-        resultSelector:
-            @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws -> Element,
-        file: StaticString = #fileID, line: UInt = #line
-    ) -> Observable<Element> {
-        CombineLatest(
-            sources: [
-                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
-                CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6),
-            ],
-            combine: { values in
-                try resultSelector(
-                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
-                    values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element)
-            }, callSite: CallSite(file, line))
-    }
-}
-
-extension ObservableType where Element == Any {
-    /// The latest element of each source as a tuple, whenever any of them emits, once all
-    /// have emitted.
-    public static func combineLatest<
-        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType,
-        O6: ObservableType
-    >(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6,
-        file: StaticString = #fileID, line: UInt = #line
-    ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element)> {
-        CombineLatest(
-            sources: [
-                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
-                CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6),
-            ],
-            combine: { values in
-                (
-                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
-                    values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element
-                )
-            }, callSite: CallSite(file, line))
-    }
-}
-
-// MARK: 7
-
-extension ObservableType {
-    /// Combines the latest element of each source with `resultSelector` whenever any of them
-    /// emits, once all have emitted.
-    public static func combineLatest<
-        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType,
-        O6: ObservableType, O7: ObservableType
-    >(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
-        resultSelector:
-            @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element) throws ->
-            Element, file: StaticString = #fileID, line: UInt = #line
-    ) -> Observable<Element> {
-        CombineLatest(
-            sources: [
-                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
-                CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6),
-                CombiningSource(any: source7),
-            ],
-            combine: { values in
-                try resultSelector(
-                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
-                    values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element,
-                    values[6] as! O7.Element)
-            }, callSite: CallSite(file, line))
-    }
-}
-
-extension ObservableType where Element == Any {
-    /// The latest element of each source as a tuple, whenever any of them emits, once all
-    /// have emitted.
-    public static func combineLatest<
-        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType,
-        O6: ObservableType, O7: ObservableType
-    >(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
-        file: StaticString = #fileID, line: UInt = #line
-    ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element)> {
-        CombineLatest(
-            sources: [
-                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
-                CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6),
-                CombiningSource(any: source7),
-            ],
-            combine: { values in
-                (
-                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
-                    values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element,
-                    values[6] as! O7.Element
-                )
-            }, callSite: CallSite(file, line))
-    }
-}
-
-// MARK: 8
-
-extension ObservableType {
-    /// Combines the latest element of each source with `resultSelector` whenever any of them
-    /// emits, once all have emitted.
-    public static func combineLatest<
-        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType,
-        O6: ObservableType, O7: ObservableType, O8: ObservableType
-    >(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
-        _ source8: O8,
-        resultSelector:
-            @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)
-            throws -> Element, file: StaticString = #fileID, line: UInt = #line
-    ) -> Observable<Element> {
-        CombineLatest(
-            sources: [
-                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
-                CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6),
-                CombiningSource(any: source7), CombiningSource(any: source8),
-            ],
-            combine: { values in
-                try resultSelector(
-                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
-                    values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element,
-                    values[6] as! O7.Element, values[7] as! O8.Element)
-            }, callSite: CallSite(file, line))
-    }
-}
-
-extension ObservableType where Element == Any {
-    /// The latest element of each source as a tuple, whenever any of them emits, once all
-    /// have emitted.
-    public static func combineLatest<
-        O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType,
-        O6: ObservableType, O7: ObservableType, O8: ObservableType
-    >(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7,
-        _ source8: O8, file: StaticString = #fileID, line: UInt = #line
-    ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)> {
-        CombineLatest(
-            sources: [
-                CombiningSource(any: source1), CombiningSource(any: source2), CombiningSource(any: source3),
-                CombiningSource(any: source4), CombiningSource(any: source5), CombiningSource(any: source6),
-                CombiningSource(any: source7), CombiningSource(any: source8),
-            ],
-            combine: { values in
-                (
-                    values[0] as! O1.Element, values[1] as! O2.Element, values[2] as! O3.Element,
-                    values[3] as! O4.Element, values[4] as! O5.Element, values[5] as! O6.Element,
-                    values[6] as! O7.Element, values[7] as! O8.Element
-                )
-            }, callSite: CallSite(file, line))
-    }
-}
-
-extension ResourceCounter {
     fileprivate static let combineLatest = named("CombineLatest")
     fileprivate static let combineLatestSink = named("CombineLatestSink")
+    fileprivate static let combineLatestObserver = named("CombineLatestObserver")
 }

@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 // The machinery `combineLatest` and `zip` share: N sources whose elements are collected into
-// slots of one `Value` type (the element type for the collection forms, `Any` for the 2…8
-// forms), a state machine that decides when to emit, and a sink that carries out its actions.
+// slots of one `Value` type (the element type for the collection forms, `Any` for the forms
+// with the sources as arguments, written once over a parameter pack), a state machine that
+// decides when to emit, and a sink that carries out its actions.
 
 /// What a combining sink must do after a transition, outside the state lock.
 enum CombiningAction<Value> {
@@ -24,7 +25,9 @@ protocol CombiningStateMachine {
     associatedtype Value
     /// Whether no sources at all still make one combination (of `[]`) before completing.
     static var combinesNoSources: Bool { get }
-    init(arity: Int)
+    /// A machine for `arity` sources. `completesEarly`: whether it completes as soon as no
+    /// combination can come any more, before every source has completed.
+    init(arity: Int, completesEarly: Bool)
     mutating func next(_ value: Value, at index: Int) -> CombiningAction<Value>
     mutating func completed(at index: Int) -> CombiningAction<Value>
     mutating func failed() -> CombiningAction<Value>
@@ -40,6 +43,7 @@ protocol CombiningReceiver<Value>: AnyObject {
 }
 
 /// One source of `combineLatest`/`zip`, with its elements converted to the slot type.
+@usableFromInline
 struct CombiningSource<Value> {
     let observable: AnyObject
     let subscribe: (any CombiningReceiver<Value>, Int, ResourceCounter) -> Disposable
@@ -55,6 +59,59 @@ struct CombiningSource<Value> {
 extension CombiningSource where Value == Any {
     init<Source: ObservableType>(any source: Source) {
         self.init(source.asObservable(), convert: { $0 })
+    }
+
+    /// The sources of a form that takes them as arguments, in order, their elements in `Any`
+    /// slots (`CombiningSlots` takes them out again as their own types).
+    @usableFromInline
+    static func of<each Source: ObservableType>(_ source: repeat each Source) -> [CombiningSource<Any>] {
+        var sources: [CombiningSource<Any>] = []
+        for source in repeat each source { sources.append(CombiningSource(any: source)) }
+        return sources
+    }
+}
+
+/// One combination's `Any` slots, read back in order, each as its source's element type: what
+/// turns `[Any]` into the arguments of a result selector or the items of a tuple, for any number
+/// of sources.
+///
+/// The closures are made here, generic over the elements' types themselves, rather than in the
+/// operators' entry points, generic over the sources' types: there each element's type would be
+/// an associated type (`(each O).Element`), looked up again at every combination. The entry
+/// points that make them are `@inlinable`, so that a call with concrete types gets a closure
+/// specialised for them: unspecialised, a pack is built through a tuple whose type metadata the
+/// runtime looks up at every combination (docs/performance.md, "zip and combineLatest over a
+/// parameter pack").
+@usableFromInline
+struct CombiningSlots {
+    @usableFromInline let values: [Any]
+    @usableFromInline var index = 0
+
+    @inlinable init(_ values: [Any]) { self.values = values }
+
+    @inlinable mutating func next<T>(_: T.Type) -> T {
+        defer { index += 1 }
+        return values[index] as! T
+    }
+
+    /// `selector` applied to a combination's slots.
+    @inlinable
+    static func combine<each E, Result>(
+        _ selector: @escaping (repeat each E) throws -> Result
+    ) -> ([Any]) throws -> Result {
+        { values in
+            var slots = CombiningSlots(values)
+            return try selector(repeat slots.next((each E).self))
+        }
+    }
+
+    /// A combination's slots as a tuple.
+    @inlinable
+    static func tuple<each E>(of _: repeat (each E).Type) -> ([Any]) -> (repeat each E) {
+        { values in
+            var slots = CombiningSlots(values)
+            return (repeat slots.next((each E).self))
+        }
     }
 }
 
@@ -102,10 +159,10 @@ class CombiningSink<Machine: CombiningStateMachine, Observer: ObserverType>: Sin
     private var subscriptions: [SingleAssignmentDisposable] = []
 
     init(
-        arity: Int, combine: @escaping ([Value]) throws -> Observer.Element, observer: Observer, cancel: Cancelable,
-        counter: ResourceCounter
+        arity: Int, completesEarly: Bool, combine: @escaping ([Value]) throws -> Observer.Element,
+        observer: Observer, cancel: Cancelable, counter: ResourceCounter
     ) {
-        self.machine = Mutex(Machine(arity: arity))
+        self.machine = Mutex(Machine(arity: arity, completesEarly: completesEarly))
         self.combine = combine
         super.init(observer: observer, cancel: cancel, counter: counter)
     }

@@ -351,17 +351,16 @@ extension InfallibleType {
         subscribe(onNext: onNext, file: file, line: line)
     }
 
-    /// Like `bind(onNext:)`, passing `object` (held weakly).
-    public func bind<Object: AnyObject>(
-        with object: Object, onNext: @escaping (Object, Element) -> Void, file: StaticString = #fileID,
-        line: UInt = #line
-    ) -> Disposable {
-        subscribe(with: object, onNext: onNext, file: file, line: line)
-    }
-
     /// Accepts every element into `relays`.
     public func bind(
         to relays: PublishRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        bindRelays(file: file, line: line) { element in relays.forEach { $0.accept(element) } }
+    }
+
+    /// Accepts every element, as an optional, into `relays`.
+    public func bind(
+        to relays: PublishRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
     ) -> Disposable {
         bindRelays(file: file, line: line) { element in relays.forEach { $0.accept(element) } }
     }
@@ -373,9 +372,23 @@ extension InfallibleType {
         bindRelays(file: file, line: line) { element in relays.forEach { $0.accept(element) } }
     }
 
+    /// Accepts every element, as an optional, into `relays`.
+    public func bind(
+        to relays: BehaviorRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        bindRelays(file: file, line: line) { element in relays.forEach { $0.accept(element) } }
+    }
+
     /// Accepts every element into `relays`.
     public func bind(
         to relays: ReplayRelay<Element>..., file: StaticString = #fileID, line: UInt = #line
+    ) -> Disposable {
+        bindRelays(file: file, line: line) { element in relays.forEach { $0.accept(element) } }
+    }
+
+    /// Accepts every element, as an optional, into `relays`.
+    public func bind(
+        to relays: ReplayRelay<Element?>..., file: StaticString = #fileID, line: UInt = #line
     ) -> Disposable {
         bindRelays(file: file, line: line) { element in relays.forEach { $0.accept(element) } }
     }

@@ -16,6 +16,7 @@ public protocol InfallibleType: ObservableConvertibleType {}
 public struct Infallible<Element>: InfallibleType {
     private let source: Observable<Element>
 
+    @usableFromInline
     init(_ source: Observable<Element>) {
         self.source = source
     }
@@ -202,10 +203,5 @@ extension PublishRelay {
 
 extension BehaviorRelay {
     /// The relay as an `Infallible` (a relay cannot fail).
-    public func asInfallible() -> Infallible<Element> { Infallible(asObservable()) }
-}
-
-extension SharedSequence {
-    /// This `Driver` or `Signal` as an `Infallible` (neither can fail).
     public func asInfallible() -> Infallible<Element> { Infallible(asObservable()) }
 }

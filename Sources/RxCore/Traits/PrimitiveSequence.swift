@@ -14,6 +14,7 @@
 public struct PrimitiveSequence<Trait, Element> {
     let source: Observable<Element>
 
+    @usableFromInline
     init(raw: Observable<Element>) {
         self.source = raw
     }

@@ -77,6 +77,61 @@ struct CombineLatestTests {
         #expect(sums == [Array(1...8)])
     }
 
+    /// Every arity from 2 to 8, as tuples and with a result selector (RxSwift's
+    /// `testCombineLatest_AllCompletedN`): source i sends i + 1 at 210 + i and completes at
+    /// 300 + i; the first combination comes with the last source's element, the completion with
+    /// the last source's, and each source's subscription ends at its own completion.
+    @Test(arguments: 2...8) func everyArity(_ arity: Int) {
+        for tuple in [true, false] {
+            let scheduler = TestScheduler(initialClock: 0)
+            let sources = (0..<arity).map { i in
+                scheduler.createHotObservable([.next(150, 0), .next(210 + i, i + 1), .completed(300 + i)])
+            }
+            let res = scheduler.start { Self.combineLatest(sources, tuple: tuple) }
+            #expect(res.events == [.next(209 + arity, arity * (arity + 1) / 2), .completed(299 + arity)])
+            #expect(sources.map(\.subscriptions) == (0..<arity).map { [Subscription(200, 300 + $0)] })
+        }
+    }
+
+    /// `combineLatest` of `s`, summing each combination, as a tuple or with a result selector.
+    static func combineLatest(_ s: [TestableObservable<Int>], tuple: Bool) -> Observable<Int> {
+        switch (tuple, s.count) {
+        case (true, 2): return Observable.combineLatest(s[0], s[1]).map { (a: Int, b: Int) in a + b }
+        case (true, 3): return Observable.combineLatest(s[0], s[1], s[2]).map { t in t.0 + t.1 + t.2 }
+        case (true, 4): return Observable.combineLatest(s[0], s[1], s[2], s[3]).map { t in t.0 + t.1 + t.2 + t.3 }
+        case (true, 5):
+            return Observable.combineLatest(s[0], s[1], s[2], s[3], s[4]).map { t in
+                [t.0, t.1, t.2, t.3, t.4].reduce(0, +)
+            }
+        case (true, 6):
+            return Observable.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5]).map { t in
+                [t.0, t.1, t.2, t.3, t.4, t.5].reduce(0, +)
+            }
+        case (true, 7):
+            return Observable.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6]).map { t in
+                [t.0, t.1, t.2, t.3, t.4, t.5, t.6].reduce(0, +)
+            }
+        case (true, _):
+            return Observable.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]).map { t in
+                [t.0, t.1, t.2, t.3, t.4, t.5, t.6, t.7].reduce(0, +)
+            }
+        case (false, 2): return Observable.combineLatest(s[0], s[1]) { $0 + $1 }
+        case (false, 3): return Observable.combineLatest(s[0], s[1], s[2]) { $0 + $1 + $2 }
+        case (false, 4): return Observable.combineLatest(s[0], s[1], s[2], s[3]) { $0 + $1 + $2 + $3 }
+        case (false, 5): return Observable.combineLatest(s[0], s[1], s[2], s[3], s[4]) { $0 + $1 + $2 + $3 + $4 }
+        case (false, 6):
+            return Observable.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5]) { $0 + $1 + $2 + $3 + $4 + $5 }
+        case (false, 7):
+            return Observable.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6]) {
+                $0 + $1 + $2 + $3 + $4 + $5 + $6
+            }
+        case (false, _):
+            return Observable.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]) {
+                $0 + $1 + $2 + $3 + $4 + $5 + $6 + $7
+            }
+        }
+    }
+
     @Test func collectionForms() {
         let scheduler = TestScheduler(initialClock: 0)
         let a = scheduler.createHotObservable([.next(210, 1), .next(240, 4), .completed(300)])

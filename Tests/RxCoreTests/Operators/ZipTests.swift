@@ -24,17 +24,98 @@ struct ZipTests {
         #expect(live.count == 0)
     }
 
-    @Test func pairsByIndexAndEndsWhenAnElementCanNeverBePaired() {
+    /// The forms with the sources as arguments wait for every source's own completion, even
+    /// after an element arrives that can never be paired (RxSwift's `Zip+arity.swift`); each
+    /// source's subscription ends at its own completion.
+    @Test func pairsByIndexAndCompletesWhenEverySourceHas() {
         let scheduler = TestScheduler(initialClock: 0)
         let e0 = scheduler.createHotObservable([.next(150, 0), .next(210, 1), .next(220, 2), .completed(230)])
         let e1 = scheduler.createHotObservable([
             .next(150, 0), .next(215, 10), .next(240, 20), .next(250, 30), .completed(260),
         ])
         let res = scheduler.start { Observable.zip(e0, e1) { $0 + $1 } }
-        // 30 at 250 has no partner left (e0 is done and drained): RxSwift completes there.
+        #expect(res.events == [.next(215, 11), .next(240, 22), .completed(260)])
+        #expect(e0.subscriptions == [Subscription(200, 230)])
+        #expect(e1.subscriptions == [Subscription(200, 260)])
+    }
+
+    /// The collection form ends at the element that can never be paired (RxSwift's
+    /// `Zip+Collection.swift`): the same sources as above complete at 250.
+    @Test func collectionFormEndsWhenAnElementCanNeverBePaired() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let e0 = scheduler.createHotObservable([.next(150, 0), .next(210, 1), .next(220, 2), .completed(230)])
+        let e1 = scheduler.createHotObservable([
+            .next(150, 0), .next(215, 10), .next(240, 20), .next(250, 30), .completed(260),
+        ])
+        let res = scheduler.start { Observable.zip([e0, e1]) { $0[0] + $0[1] } }
         #expect(res.events == [.next(215, 11), .next(240, 22), .completed(250)])
         #expect(e0.subscriptions == [Subscription(200, 230)])
         #expect(e1.subscriptions == [Subscription(200, 250)])
+    }
+
+    /// Every arity from 2 to 8, as tuples and with a result selector (RxSwift's
+    /// `testZip_AllCompletedN`): the sources but the last complete at 220, the last sends an
+    /// element at 230 that can never be paired and completes at 240. The zip completes at 240;
+    /// the collection form of the same sources at 230.
+    @Test(arguments: 2...8) func everyArityWaitsForEverySource(_ arity: Int) {
+        for form in ZipForm.allCases {
+            let scheduler = TestScheduler(initialClock: 0)
+            let sources = (0..<arity).map { i in
+                scheduler.createHotObservable(
+                    i < arity - 1
+                        ? [.next(150, 1), .next(210, i + 1), .completed(220)]
+                        : [.next(150, 1), .next(210, i + 1), .next(230, 100), .completed(240)])
+            }
+            let res = scheduler.start { form.zip(sources) }
+            let sum = arity * (arity + 1) / 2
+            let end = form == .collection ? 230 : 240
+            #expect(res.events == [.next(210, sum), .completed(end)], "\(form) of \(arity)")
+            #expect(
+                sources.map(\.subscriptions)
+                    == (0..<arity).map { [Subscription(200, $0 < arity - 1 ? 220 : end)] }, "\(form) of \(arity)")
+        }
+    }
+
+    /// The three ways of writing a zip, for `everyArityWaitsForEverySource`; each sums the
+    /// elements it pairs.
+    enum ZipForm: CaseIterable {
+        case tuple, resultSelector, collection
+
+        func zip(_ s: [TestableObservable<Int>]) -> Observable<Int> {
+            switch (self, s.count) {
+            case (.collection, _): return Observable.zip(s) { $0.reduce(0, +) }
+            case (.tuple, 2): return Observable.zip(s[0], s[1]).map { (a: Int, b: Int) in a + b }
+            case (.tuple, 3): return Observable.zip(s[0], s[1], s[2]).map { (a: Int, b: Int, c: Int) in a + b + c }
+            case (.tuple, 4):
+                return Observable.zip(s[0], s[1], s[2], s[3]).map { (a: Int, b: Int, c: Int, d: Int) in a + b + c + d }
+            case (.tuple, 5):
+                return Observable.zip(s[0], s[1], s[2], s[3], s[4]).map { t in [t.0, t.1, t.2, t.3, t.4].reduce(0, +) }
+            case (.tuple, 6):
+                return Observable.zip(s[0], s[1], s[2], s[3], s[4], s[5]).map { t in
+                    [t.0, t.1, t.2, t.3, t.4, t.5].reduce(0, +)
+                }
+            case (.tuple, 7):
+                return Observable.zip(s[0], s[1], s[2], s[3], s[4], s[5], s[6]).map { t in
+                    [t.0, t.1, t.2, t.3, t.4, t.5, t.6].reduce(0, +)
+                }
+            case (.tuple, _):
+                return Observable.zip(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]).map { t in
+                    [t.0, t.1, t.2, t.3, t.4, t.5, t.6, t.7].reduce(0, +)
+                }
+            case (.resultSelector, 2): return Observable.zip(s[0], s[1]) { $0 + $1 }
+            case (.resultSelector, 3): return Observable.zip(s[0], s[1], s[2]) { $0 + $1 + $2 }
+            case (.resultSelector, 4): return Observable.zip(s[0], s[1], s[2], s[3]) { $0 + $1 + $2 + $3 }
+            case (.resultSelector, 5): return Observable.zip(s[0], s[1], s[2], s[3], s[4]) { $0 + $1 + $2 + $3 + $4 }
+            case (.resultSelector, 6):
+                return Observable.zip(s[0], s[1], s[2], s[3], s[4], s[5]) { $0 + $1 + $2 + $3 + $4 + $5 }
+            case (.resultSelector, 7):
+                return Observable.zip(s[0], s[1], s[2], s[3], s[4], s[5], s[6]) { $0 + $1 + $2 + $3 + $4 + $5 + $6 }
+            case (.resultSelector, _):
+                return Observable.zip(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]) {
+                    $0 + $1 + $2 + $3 + $4 + $5 + $6 + $7
+                }
+            }
+        }
     }
 
     @Test func completesWhenEverySourceCompletes() {
@@ -113,6 +194,20 @@ struct ZipTests {
             [$0, $1, $2, $3, $4, $5, $6, $7]
         }.subscribe(onNext: { results.append($0) })
         #expect(results == [Array(0..<8), Array(10..<18)])
+    }
+
+    /// RxAnatomy addition (the tuple form is one parameter pack): more than eight sources pair
+    /// as well, and a zip of no source completes at once (as the collection form's does).
+    @Test func tupleFormOfNineOrNoSources() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let none = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { Observable.zip().map { "()" } }
+        #expect(none.events == [.completed(1200)])
+        var nines: [Int] = []
+        let s = (1...9).map { Observable.just($0) }
+        _ = Observable.zip(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8]).subscribe(onNext: { t in
+            nines.append(t.0 + t.8)
+        })
+        #expect(nines == [10])
     }
 
     @Test func collectionForms() {

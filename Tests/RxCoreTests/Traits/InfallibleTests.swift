@@ -68,14 +68,6 @@ struct InfallibleTests {
         _ = bag
     }
 
-    @Test func driversConvert() {
-        let scheduler = TestScheduler(initialClock: 0)
-        SharingScheduler.mock(scheduler: scheduler) {
-            let res = scheduler.start { Driver.just(4).asInfallible() }
-            #expect(res.events == [.next(201, 4), .completed(202)])
-        }
-    }
-
     // MARK: - Creation
 
     @Test func createStopsAtCompletedAndAtDisposal() {
@@ -264,6 +256,17 @@ struct InfallibleTests {
         #expect(
             recorded { Infallible.zip(a($0), b($0)).map { $0 * 10 + $1 } }
                 == [.next(220, 12), .next(240, 34), .completed(310)])
+        // Three sources: the third completes at 225, so 3 (230) and 4 (240) can never be paired,
+        // yet the zip waits for every completion (310), as Observable's does.
+        func c(_ scheduler: TestScheduler) -> Infallible<Int> {
+            scheduler.createHotObservable([.next(215, 5), .completed(225)]).asInfallible(onErrorJustReturn: 0)
+        }
+        #expect(
+            recorded { Infallible.zip(a($0), b($0), c($0)) { $0 * 100 + $1 * 10 + $2 } }
+                == [.next(220, 125), .completed(310)])
+        #expect(
+            recorded { s in Infallible.combineLatest(a(s), b(s), a(s), b(s), a(s), b(s), a(s), b(s)) }.map(\.time)
+                == [220, 230, 230, 230, 230, 240, 240, 240, 240, 310])
         #expect(recorded { a($0).take(until: b($0)) } == [.next(210, 1), .completed(220)])
         #expect(recorded { a($0).skip(until: b($0).asObservable()) } == [.next(230, 3), .completed(300)])
     }
