@@ -21,7 +21,7 @@ import Testing
         let inCode = checkingNoLeaks { Trace.record { run() } }
         let streamed = try checkingNoLeaks { try streamedRun(run).document }
         // Two runs: the same nodes, born and changed at other times.
-        #expect(streamed.nodes.map(Self.withoutTimes) == inCode.nodes.map(Self.withoutTimes))
+        #expect(streamed.nodes.map(\.withoutTimes) == inCode.nodes.map(\.withoutTimes))
         #expect(streamed.nodes.allSatisfy { $0.createdAt != nil && ($0.disposed == nil) == ($0.disposedAt == nil) })
         #expect(streamed.nodes.allSatisfy { ($0.terminated == nil) == ($0.terminatedAt == nil) })
         #expect(streamed.nodes.allSatisfy { ($0.deinitialized == nil) == ($0.deinitializedAt == nil) })
@@ -171,15 +171,6 @@ import Testing
         #expect(TraceAutostart.format(from: ["RXTRACE_FORMAT": "json"]) == .v1)
         #expect(TraceAutostart.format(from: ["RXTRACE_FORMAT": "2"]) == .v2)
         #expect(TraceAutostart.format(from: ["RXTRACE_FORMAT": "7"]) == TraceAutostart.defaultFormat)
-    }
-
-    static func withoutTimes(_ node: TraceNode) -> TraceNode {
-        var node = node
-        node.createdAt = nil
-        node.disposedAt = nil
-        node.deinitializedAt = nil
-        node.terminatedAt = nil
-        return node
     }
 
     private func temporaryTrace() -> URL {

@@ -34,3 +34,16 @@ func checkingNoLeaks<T>(_ body: () throws -> T, sourceLocation: SourceLocation =
     #expect(Tracing.tracer == nil, "a tracer is still installed", sourceLocation: sourceLocation)
     return result
 }
+
+extension TraceNode {
+    /// The node without when it was born and changed: the same run recorded twice differs only
+    /// there.
+    var withoutTimes: TraceNode {
+        var node = self
+        node.createdAt = nil
+        node.disposedAt = nil
+        node.deinitializedAt = nil
+        node.terminatedAt = nil
+        return node
+    }
+}
