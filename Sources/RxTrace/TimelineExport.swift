@@ -529,7 +529,8 @@ public enum TimelineExport {
                 + "(an open span ends at the trace's last time)"
             let bounds =
                 "bounds: where the trace records no time for a birth or an end (traces of before those times, "
-                + "or events only in virtual time), a span runs from the last event time recorded before the birth to the first "
+                + "or events only in virtual time), a span runs from the last event time recorded before the birth "
+                + "to the first "
                 + "one after the end, which holds the real life (spans marked \"estimated\")"
             if stats.estimatedSpans == 0 { return recorded }
             if stats.estimatedSpans == stats.spans { return bounds }

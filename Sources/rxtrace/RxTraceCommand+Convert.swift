@@ -17,7 +17,7 @@ extension RxTraceCommand {
 
         static let configuration = CommandConfiguration(
             abstract:
-                "Write a trace in another format: rxtrace/1 JSON, rxtrace/2, or a Perfetto / chrome://tracing timeline.",
+                "Write a trace in another format: rxtrace/1 JSON, rxtrace/2, or a timeline for Perfetto.",
             discussion: """
                 Reads an rxtrace/1 or rxtrace/2 trace (a cut-short one too: the output's meta then \
                 says "cut": "seq N") and writes it whole. Without -o it goes to stdout; with -o the \
