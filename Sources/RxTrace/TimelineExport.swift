@@ -262,6 +262,8 @@ public enum TimelineExport {
         var lastSeq: UInt64 = 0
         /// Per track, the time of its latest event.
         var lastTime: [Int: Double] = [:]
+        /// Per node, the times of its first and last deliveries (an estimated span holds them).
+        var delivered: [UInt64: (first: Double, last: Double)] = [:]
 
         struct Edge: Hashable {
             let from: UInt64
@@ -332,6 +334,8 @@ public enum TimelineExport {
                 delivery.virtualTime && !source.clock.virtual
                 ? max(source.clock.timeBefore(delivery.seq), lastTime[thread] ?? 0) : delivery.time
             lastTime[thread] = max(lastTime[thread] ?? ts, ts)
+            let seen = delivered[delivery.node]
+            delivered[delivery.node] = (min(seen?.first ?? ts, ts), max(seen?.last ?? ts, ts))
             let label = name(positions[delivery.node].map { source.graph.nodes[$0] }, delivery.node)
             event { text in
                 text += "\"ph\":\"X\",\"cat\":\"delivery\",\"pid\":1,\"tid\":"
@@ -515,12 +519,15 @@ public enum TimelineExport {
                 node.disposed.map { ($0, node.disposedAt) }, node.terminated.map { ($0, node.terminatedAt) },
                 node.deinitialized.map { ($0, node.deinitializedAt) },
             ].compactMap { $0 }
+            // Threads read the clock and take `seq`s apart: bounds also hold the node's own deliveries.
+            let own = delivered[node.id]
+            let from = born ?? min(start, own?.first ?? start)
             guard let first = ends.min(by: { $0.seq < $1.seq }) else {
-                return (start, max(start, clock.end), true, born == nil)
+                return (from, max(from, clock.end), true, born == nil)
             }
             let ended = recorded ? first.time : nil
-            let end = ended ?? clock.timeAfter(first.seq)
-            return (start, max(start, end), false, born == nil || ended == nil)
+            let end = ended ?? max(clock.timeAfter(first.seq), own?.last ?? 0)
+            return (from, max(from, end), false, born == nil || ended == nil)
         }
 
         var spanTimes: String {
