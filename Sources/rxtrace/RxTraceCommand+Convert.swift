@@ -3,7 +3,7 @@ import Foundation
 import RxTrace
 
 extension RxTraceCommand {
-    /// `rxtrace convert TRACE --to json|v2 [-o FILE]`
+    /// `rxtrace convert TRACE --to json|v2|perfetto [-o FILE]`
     struct Convert: ParsableCommand {
         /// What `convert` writes.
         enum Target: String, ExpressibleByArgument, CaseIterable {
@@ -11,17 +11,26 @@ extension RxTraceCommand {
             case json
             /// `rxtrace/2`: JSON lines, strings interned.
             case v2
+            /// A timeline in the JSON Trace Event Format, for Perfetto's UI and chrome://tracing.
+            case perfetto
         }
 
         static let configuration = CommandConfiguration(
-            abstract: "Write a trace in another format: rxtrace/1 JSON for other tools, or rxtrace/2.",
+            abstract:
+                "Write a trace in another format: rxtrace/1 JSON, rxtrace/2, or a timeline for Perfetto.",
             discussion: """
                 Reads an rxtrace/1 or rxtrace/2 trace (a cut-short one too: the output's meta then \
                 says "cut": "seq N") and writes it whole. Without -o it goes to stdout; with -o the \
                 file is replaced whole or not at all.
 
+                --to perfetto writes the JSON Trace Event Format that ui.perfetto.dev and \
+                chrome://tracing open: a track per thread with every delivery on it, a span per \
+                subscription (sink or observer), and an arrow for each element that crossed from one \
+                thread to another. It streams: a large rxtrace/2 trace converts in bounded memory.
+
                 Examples:
                   rxtrace convert trace.rxt --to json -o trace.json
+                  rxtrace convert trace.rxt --to perfetto -o run.json
                   rxtrace convert trace.rxt --to json | jq '.nodes | length'
                 """
         )
@@ -29,13 +38,14 @@ extension RxTraceCommand {
         @Argument(help: "The trace file.")
         var trace: String
 
-        @Option(help: "json (rxtrace/1) or v2 (rxtrace/2).")
+        @Option(help: "json (rxtrace/1), v2 (rxtrace/2) or perfetto (Trace Event Format timeline).")
         var to: Target
 
         @Option(name: .shortAndLong, help: "The output file (default: stdout).")
         var output: String?
 
         func run() throws {
+            if to == .perfetto { return try convertToTimeline() }
             let document = try readTrace(trace)
             let data: Data
             switch to {
@@ -47,6 +57,8 @@ extension RxTraceCommand {
                 }
             case .v2:
                 data = document.jsonLinesData()
+            case .perfetto:
+                return
             }
             if let output {
                 try writeAtomically(data, to: output)

@@ -213,9 +213,9 @@ struct TopState {
             sites[site, default: Site()].nodes += 1
             sites[site, default: Site()].types[node.type, default: 0] += 1
             if subscribed { sites[site, default: Site()].live += 1 }
-        case .disposed(let id, _), .terminated(let id, _):
+        case .disposed(let id, _, _), .terminated(let id, _, _):
             unsubscribe(id)
-        case .deinitialized(let id, _):
+        case .deinitialized(let id, _, _):
             unsubscribe(id)
             guard let node = nodes.removeValue(forKey: id) else { return }
             sites[node.site]?.nodes -= 1

@@ -114,11 +114,16 @@ func readTraceGraph(_ path: String) throws -> (graph: TraceDocument, counts: Tra
 /// four times a second (on one line rewritten in place when stderr is a terminal).
 final class ReadProgress {
     let path: String
+    /// What the line says is being done (`reading`, `converting`).
+    let verb: String
     let start = Date()
     var last: Date?
     let terminal = isatty(STDERR_FILENO) != 0
 
-    init(_ path: String) { self.path = path }
+    init(_ path: String, verb: String = "reading") {
+        self.path = path
+        self.verb = verb
+    }
 
     func report(_ read: Int, _ total: Int) {
         let now = Date()
@@ -128,7 +133,7 @@ final class ReadProgress {
         last = now
         let megabytes = { (bytes: Int) in String(format: "%.0f", Double(bytes) / 1_000_000) }
         let percent = total > 0 ? min(100, read * 100 / total) : 0
-        let line = "reading \(path): \(percent)% (\(megabytes(read)) of \(megabytes(total)) MB)"
+        let line = "\(verb) \(path): \(percent)% (\(megabytes(read)) of \(megabytes(total)) MB)"
         if terminal {
             Console.errorText("\r" + line)
         } else {
