@@ -147,7 +147,8 @@ import Testing
     @Test func clustersCompareInAnyOrder() {
         func svg(_ clusters: [(Int, String, String)]) -> String {
             let groups = clusters.map { number, title, label in
-                "<g id=\"clust\(number)\" class=\"cluster\">\n<title>\(title)</title>\n<text x=\"1\">\(label)</text>\n</g>"
+                "<g id=\"clust\(number)\" class=\"cluster\">\n<title>\(title)</title>\n"
+                    + "<text x=\"1\">\(label)</text>\n</g>"
             }
             return
                 (["<svg>", "<g id=\"graph0\" class=\"graph\">"] + groups + [
