@@ -134,15 +134,22 @@ example("a Driver's operators", draw: true) {
 // (On Linux nothing drains the main queue by itself: the example drains it, as chapter 08 does.)
 example("Driver delivers on the main thread") {
     var done = false
+    let sent = DispatchSemaphore(value: 0)
     let background = SerialDispatchQueueScheduler(internalSerialQueueName: "network")
     let results =
         Observable.of("row 1", "row 2")
         .subscribe(on: background)
-        .do(onNext: { print("source sends \($0) on the main thread: \(Thread.isMainThread)") })
+        .do(
+            onNext: { print("source sends \($0) on the main thread: \(Thread.isMainThread)") },
+            onCompleted: { sent.signal() }
+        )
         .asDriver(onErrorJustReturn: "offline")
     let subscription = results.drive(
         onNext: { print("drive gets \($0) on the main thread: \(Thread.isMainThread)") },
         onCompleted: { done = true })
+    // The deliveries wait in the main queue until it is drained: let the source finish first, so
+    // that the lines come in one order (the two threads would otherwise take turns at random).
+    sent.wait()
     _ = MainScheduler.drain(timeout: 10) { done }
     subscription.dispose()
     // subscribe(on:) disposes on the background queue too: wait until that has run, so that none
