@@ -15,13 +15,13 @@ import Testing
     /// The documents a learner opens besides the chapters, each with a Chinese edition `X.zh.md`.
     static let documents = [
         "docs/sources.md", "docs/chapters.md", "docs/glossary.md", "docs/rxtrace.md", "docs/schedulers.md",
-        "docs/debug.md", "docs/compatibility.md", "docs/distributed-tracing.md",
+        "docs/debug.md", "docs/compatibility.md", "docs/distributed-tracing.md", "docs/architecture.md",
     ]
 
     /// The reference documents written for contributors, which stay English only. A Chinese page
     /// may link one, marked `（英文）` after the link so that its reader knows.
     static let englishOnly: Set<String> = [
-        "docs/architecture.md", "docs/performance.md", "docs/trace-format.md", "docs/reliability.md",
+        "docs/performance.md", "docs/trace-format.md", "docs/reliability.md",
     ]
 
     /// The top README, every chapter's README, and the documents.
@@ -114,7 +114,7 @@ import Testing
         let page = "Chapters/01-WhyRx/README.zh.md"
         let text = """
             [English](README.md) [下一章](../02-AnatomyOfASubscription/README.zh.md) [调度器](../../docs/schedulers.zh.md)
-            [架构](../../docs/architecture.md)（英文） [性能](../../docs/performance.md) [术语](../../docs/glossary.md)
+            [格式](../../docs/trace-format.md)（英文） [性能](../../docs/performance.md) [术语](../../docs/glossary.md)
             [第 02 章](../02-AnatomyOfASubscription/README.md) [代码](../../Sources/RxCore/Core/Sink.swift)
             ```
             [ignored](../../docs/glossary.md)
