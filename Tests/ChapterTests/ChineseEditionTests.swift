@@ -15,13 +15,13 @@ import Testing
     /// The documents a learner opens besides the chapters, each with a Chinese edition `X.zh.md`.
     static let documents = [
         "docs/sources.md", "docs/chapters.md", "docs/glossary.md", "docs/rxtrace.md", "docs/schedulers.md",
-        "docs/debug.md", "docs/compatibility.md", "docs/distributed-tracing.md",
+        "docs/debug.md", "docs/compatibility.md", "docs/trace-format.md", "docs/distributed-tracing.md",
     ]
 
     /// The reference documents written for contributors, which stay English only. A Chinese page
     /// may link one, marked `（英文）` after the link so that its reader knows.
     static let englishOnly: Set<String> = [
-        "docs/architecture.md", "docs/performance.md", "docs/trace-format.md", "docs/reliability.md",
+        "docs/architecture.md", "docs/performance.md", "docs/reliability.md",
     ]
 
     /// The top README, every chapter's README, and the documents.
