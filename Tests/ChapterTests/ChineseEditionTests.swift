@@ -21,9 +21,7 @@ import Testing
 
     /// The reference documents written for contributors, which stay English only. A Chinese page
     /// may link one, marked `（英文）` after the link so that its reader knows.
-    static let englishOnly: Set<String> = [
-        "docs/performance.md",
-    ]
+    static let englishOnly: Set<String> = ["docs/performance.md"]
 
     /// The top README, every chapter's README, and the documents.
     static var pairs: [Pair] {
