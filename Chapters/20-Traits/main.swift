@@ -130,38 +130,6 @@ example("a Driver's operators", draw: true) {
     source.onError(RequestFailed())
 }
 
-// The same on real threads: a source sending from a background queue, driven on the main thread.
-// (On Linux nothing drains the main queue by itself: the example drains it, as chapter 08 does.)
-example("Driver delivers on the main thread") {
-    var done = false
-    let sent = DispatchSemaphore(value: 0)
-    let background = SerialDispatchQueueScheduler(internalSerialQueueName: "network")
-    let results =
-        Observable.of("row 1", "row 2")
-        .subscribe(on: background)
-        .do(
-            onNext: { print("source sends \($0) on the main thread: \(Thread.isMainThread)") },
-            onCompleted: { sent.signal() }
-        )
-        .asDriver(onErrorJustReturn: "offline")
-    let subscription = results.drive(
-        onNext: { print("drive gets \($0) on the main thread: \(Thread.isMainThread)") },
-        onCompleted: { done = true })
-    // The deliveries wait in the main queue until it is drained: let the source finish first, so
-    // that the lines come in one order (the two threads would otherwise take turns at random).
-    sent.wait()
-    _ = MainScheduler.drain(timeout: 10) { done }
-    subscription.dispose()
-    // subscribe(on:) disposes on the background queue too: wait until that has run, so that none
-    // of this example's work is left for a later example that draws its own run to see.
-    let flushed = DispatchSemaphore(value: 0)
-    _ = background.schedule(()) { _ in
-        flushed.signal()
-        return Disposables.create()
-    }
-    flushed.wait()
-}
-
 // Driver and Signal differ only in their sharing: a Driver replays its latest element to a new
 // subscriber (state: a label's text), a Signal does not (events: a tap, a toast).
 example("Driver and Signal") {
@@ -253,6 +221,40 @@ example("rx.text.skip(1), one subscription", draw: true) {
     let subscription = textField.rx.text.skip(1).subscribe(onNext: { text in print("输入的是 : \(text!)") })
     textField.type("R")
     subscription.dispose()
+}
+
+// The Driver on real threads: a source sending from a background queue, driven on the main thread.
+// (Last of the examples, after those that draw their runs: a background queue's work never lands
+// in a picture.)
+// (On Linux nothing drains the main queue by itself: the example drains it, as chapter 08 does.)
+example("Driver delivers on the main thread") {
+    var done = false
+    let sent = DispatchSemaphore(value: 0)
+    let background = SerialDispatchQueueScheduler(internalSerialQueueName: "network")
+    let results =
+        Observable.of("row 1", "row 2")
+        .subscribe(on: background)
+        .do(
+            onNext: { print("source sends \($0) on the main thread: \(Thread.isMainThread)") },
+            onCompleted: { sent.signal() }
+        )
+        .asDriver(onErrorJustReturn: "offline")
+    let subscription = results.drive(
+        onNext: { print("drive gets \($0) on the main thread: \(Thread.isMainThread)") },
+        onCompleted: { done = true })
+    // The deliveries wait in the main queue until it is drained: let the source finish first, so
+    // that the lines come in one order (the two threads would otherwise take turns at random).
+    sent.wait()
+    _ = MainScheduler.drain(timeout: 10) { done }
+    subscription.dispose()
+    // subscribe(on:) disposes on the background queue too: wait until that has run, so that none
+    // of this example's work is left for a later example that draws its own run to see.
+    let flushed = DispatchSemaphore(value: 0)
+    _ = background.schedule(()) { _ in
+        flushed.signal()
+        return Disposables.create()
+    }
+    flushed.wait()
 }
 
 // MARK: - Exercises (the answers: make chapter N=20 ARGS=--answers)

@@ -113,7 +113,7 @@ import Testing
         let page = "Chapters/01-WhyRx/README.zh.md"
         let text = """
             [English](README.md) [下一章](../02-AnatomyOfASubscription/README.zh.md) [调度器](../../docs/schedulers.zh.md)
-            [数字](../../docs/performance.md#figures-from-readme)（英文） [性能](../../docs/performance.md) [术语](../../docs/glossary.md)
+            [数字](../../docs/performance.md#figures)（英文） [性能](../../docs/performance.md) [术语](../../docs/glossary.md)
             [第 02 章](../02-AnatomyOfASubscription/README.md) [代码](../../Sources/RxCore/Core/Sink.swift)
             ```
             [ignored](../../docs/glossary.md)
