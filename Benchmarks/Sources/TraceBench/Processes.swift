@@ -22,19 +22,7 @@ func countArgument(_ flag: String, _ fallback: Int) -> Int {
 
 /// `create` → `map` → `filter` → `subscribe` of `count` elements; prints the sum.
 func runPipelineChild(_ count: Int) {
-    var sum = 0
-    let source = Observable<Int>.create { observer in
-        for i in 0..<count { observer.onNext(i) }
-        observer.onCompleted()
-        return Disposables.create()
-    }
-    let d =
-        source
-        .map { $0 &+ 1 }
-        .filter { $0 & 1 == 0 }
-        .subscribe(onNext: { sum &+= $0 })
-    d.dispose()
-    print(sum)
+    print(pipeline(count))
 }
 
 /// `count` subscribe + dispose cycles of `subject` → `map` → `filter` → `map` → `subscribe`.

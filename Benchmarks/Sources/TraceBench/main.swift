@@ -37,10 +37,15 @@ let rounds = 11
 
 /// One pass: `create` emitting `events` integers → `map` → `filter` → `subscribe`.
 @inline(never)
-func pipeline() -> Int {
+func pipeline() -> Int { pipeline(events) }
+
+/// `create` emitting `count` integers → `map` → `filter` → `subscribe`; returns the sum (the
+/// in-process rounds and `--pipeline-child`'s whole-process run share it).
+@inline(never)
+func pipeline(_ count: Int) -> Int {
     var sum = 0
     let source = Observable<Int>.create { observer in
-        for i in 0..<events { observer.onNext(i) }
+        for i in 0..<count { observer.onNext(i) }
         observer.onCompleted()
         return Disposables.create()
     }
