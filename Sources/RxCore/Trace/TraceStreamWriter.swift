@@ -75,6 +75,8 @@ final class TraceStreamWriter: @unchecked Sendable {
             case .success(let opened): writer.mirror = (opened, makeEncoding(mirror.format, recorder))
             }
         }
+        // Nodes keep their edges only for the segments of a bounded file.
+        recorder.keepEdgesPerNode(writer.maxBytes != nil)
         writer.io.withLock { _ in
             writer.each { $0.header(meta: meta) }
             writer.writeOut()
@@ -289,15 +291,21 @@ protocol TraceStreamEncoding: AnyObject {
 }
 
 /// What both encodings keep: interned ids of the current segment's thread names, node kinds,
-/// types and call sites (a call site is found by its file literal's address and line: its
-/// description splits the file path), so that no string is hashed per record.
+/// relations, types and call sites, found without hashing a string per node: kinds and
+/// relations by their position, types and call sites first in a small direct-mapped cache (a
+/// type name by its `String`'s two words, held so that its storage is not reused; a call site
+/// by its file literal's address and line: its description splits the file path).
 private struct StreamInterning {
     var threadNames: [UInt32: String] = [:]
     var threadIDs: [UInt32: Int] = [:]
     var lastThread: (index: UInt32, id: Int) = (.max, 0)
-    var kindIDs: [TraceNodeKind: Int] = [:]
+    var kindIDs = [Int](repeating: -1, count: 7)
+    var relationIDs = [Int](repeating: -1, count: 5)
     var typeIDs: [String: Int] = [:]
     var siteIDs: [SiteKey: (site: Int, file: Int)] = [:]
+    static let cacheSlots = 64
+    var typeCache = [(type: String, id: Int)?](repeating: nil, count: cacheSlots)
+    var siteCache = [(key: SiteKey, ids: (site: Int, file: Int))?](repeating: nil, count: cacheSlots)
 
     struct SiteKey: Hashable {
         let file: UInt
@@ -307,9 +315,12 @@ private struct StreamInterning {
     mutating func reset() {
         threadIDs.removeAll()
         lastThread = (.max, 0)
-        kindIDs.removeAll()
+        for index in kindIDs.indices { kindIDs[index] = -1 }
+        for index in relationIDs.indices { relationIDs[index] = -1 }
         typeIDs.removeAll()
         siteIDs.removeAll()
+        for index in typeCache.indices { typeCache[index] = nil }
+        for index in siteCache.indices { siteCache[index] = nil }
     }
 
     mutating func threadName(_ index: UInt32) -> String {
@@ -334,27 +345,88 @@ private struct StreamInterning {
         return id
     }
 
+    @inline(__always)
+    private static func position(_ kind: TraceNodeKind) -> Int {
+        switch kind {
+        case .producer: return 0
+        case .observable: return 1
+        case .subject: return 2
+        case .sink: return 3
+        case .observer: return 4
+        case .disposable: return 5
+        case .scheduled: return 6
+        }
+    }
+
+    @inline(__always)
+    private static func position(_ relation: TraceRelation) -> Int {
+        switch relation {
+        case .source: return 0
+        case .run: return 1
+        case .forward: return 2
+        case .owns: return 3
+        case .subscribes: return 4
+        }
+    }
+
+    /// A slot of the caches for two words.
+    @inline(__always)
+    private static func slot(_ first: UInt64, _ second: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((first ^ (second &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 58)
+    }
+
+    @inline(__always)
+    private static func words(_ text: String) -> (UInt64, UInt64) { unsafeBitCast(text, to: (UInt64, UInt64).self) }
+
+    /// The interned id of a relation.
+    mutating func relation(_ relation: TraceRelation, _ intern: (String) -> Int) -> Int {
+        let index = Self.position(relation)
+        if relationIDs[index] < 0 { relationIDs[index] = intern(relation.rawValue) }
+        return relationIDs[index]
+    }
+
+    private mutating func type(_ type: String, _ intern: (String) -> Int) -> Int {
+        let words = Self.words(type)
+        let slot = Self.slot(words.0, words.1)
+        if let entry = typeCache[slot], Self.words(entry.type) == words { return entry.id }
+        let id: Int
+        if let known = typeIDs[type] {
+            id = known
+        } else {
+            id = intern(type)
+            typeIDs[type] = id
+        }
+        typeCache[slot] = (type, id)
+        return id
+    }
+
+    private mutating func site(_ callSite: CallSite, _ intern: (String) -> Int) -> (site: Int, file: Int) {
+        guard callSite.file.hasPointerRepresentation else {
+            return (intern(callSite.description), intern(callSite.fileID))
+        }
+        let key = SiteKey(file: UInt(bitPattern: callSite.file.utf8Start), line: callSite.line)
+        let slot = Self.slot(UInt64(key.file), UInt64(key.line))
+        if let entry = siteCache[slot], entry.key == key { return entry.ids }
+        let ids: (site: Int, file: Int)
+        if let known = siteIDs[key] {
+            ids = known
+        } else {
+            ids = (intern(callSite.description), intern(callSite.fileID))
+            siteIDs[key] = ids
+        }
+        siteCache[slot] = (key, ids)
+        return ids
+    }
+
     /// A node's kind, type, call site and file, interned.
     mutating func node(
         _ node: TraceRecorder.NodeRecord, _ intern: (String) -> Int
     ) -> (
         kind: Int, type: Int, site: (site: Int, file: Int)?
     ) {
-        let kind = kindIDs[node.kind] ?? intern(node.kind.rawValue)
-        kindIDs[node.kind] = kind
-        let type = typeIDs[node.type] ?? intern(node.type)
-        typeIDs[node.type] = type
-        var site: (site: Int, file: Int)?
-        if let callSite = node.callSite {
-            if callSite.file.hasPointerRepresentation {
-                let key = SiteKey(file: UInt(bitPattern: callSite.file.utf8Start), line: callSite.line)
-                site = siteIDs[key] ?? (intern(callSite.description), intern(callSite.fileID))
-                siteIDs[key] = site
-            } else {
-                site = (intern(callSite.description), intern(callSite.fileID))
-            }
-        }
-        return (kind, type, site)
+        let index = Self.position(node.kind)
+        if kindIDs[index] < 0 { kindIDs[index] = intern(node.kind.rawValue) }
+        return (kindIDs[index], type(node.type, intern), node.callSite.map { site($0, intern) })
     }
 }
 
@@ -492,7 +564,7 @@ final class TraceBinaryStreamEncoding: TraceStreamEncoding {
     }
 
     func edge(_ edge: TraceEdge) {
-        let relation = binary.intern(edge.relation.rawValue)
+        let relation = interning.relation(edge.relation) { binary.intern($0) }
         binary.edge(from: edge.from, to: edge.to, relationID: relation)
     }
 
