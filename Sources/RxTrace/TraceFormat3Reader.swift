@@ -131,6 +131,11 @@ extension TraceRecordReader.Parser {
         case TraceFormat3.Value.false: return "false"
         case TraceFormat3.Value.true: return "true"
         case TraceFormat3.Value.text: return try cursor.text()
+        case TraceFormat3.Value.detail:
+            let code = try cursor.byte()
+            guard let detail = TraceDetail(rawValue: code) else { throw LineError("unknown detail \(code)") }
+            let first = try cursor.unsigned()
+            return detail.text(first, detail.arity > 1 ? try cursor.unsigned() : 0)
         case let other: throw LineError("unknown value kind \(other)")
         }
     }

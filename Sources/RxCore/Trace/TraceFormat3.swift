@@ -85,6 +85,9 @@ package enum TraceFormat3 {
         package static let `true`: UInt8 = 4
         /// A byte count and that much UTF-8.
         package static let text: UInt8 = 5
+        /// A step's detail that names nodes: its code (`TraceDetail`), then its one or two
+        /// numbers (`subscribe(2)`; `run(observer: 2, cancel: 3)`, `sink: 4, subscription: 5`).
+        package static let detail: UInt8 = 6
     }
 
     /// How a node's or a lifecycle record's time is written: absent, nanoseconds (LEB128), or

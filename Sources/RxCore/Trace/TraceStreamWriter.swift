@@ -610,6 +610,15 @@ final class TraceBinaryStreamEncoding: TraceStreamEncoding {
                     return out.byte(record.words.0 & 0xFF != 0 ? TraceFormat3.Value.true : TraceFormat3.Value.false)
                 }
             }
+            if type == TraceDetailWords.self, !record.parts.contains(.text),
+                let detail = TraceDetail(rawValue: UInt8(truncatingIfNeeded: record.words.0))
+            {
+                out.byte(TraceFormat3.Value.detail)
+                out.byte(detail.rawValue)
+                out.unsigned(record.words.1)
+                if detail.arity > 1 { out.unsigned(record.words.2) }
+                return
+            }
             if type == InlineText.self, !record.parts.contains(.text) {
                 out.byte(TraceFormat3.Value.text)
                 withUnsafeBytes(of: record.words) { buffer in
