@@ -46,8 +46,10 @@ extension RxTracer {
         _ second: UInt64
     ) {
         let first = Tracing.displayID(first), second = Tracing.displayID(second)
-        if let recorder = self as? TraceRecorder {
-            recorder.step(call, from: caller, to: callee, words: (UInt64(detail.rawValue), first, second))
+        // The recorder is a final class: its type says it, with no dynamic cast.
+        if type(of: self) == TraceRecorder.self {
+            unsafeDowncast(self, to: TraceRecorder.self).step(
+                call, from: caller, to: callee, words: (UInt64(detail.rawValue), first, second))
         } else {
             step(call, from: caller, to: callee, detail: detail.text(first, second))
         }
