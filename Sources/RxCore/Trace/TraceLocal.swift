@@ -64,47 +64,53 @@ final class TraceLocal {
     @exclusivity(unchecked) var bufferKey: UInt64 = .max
 
     // MARK: Type facts (`TraceTypeFacts`)
-    /// An open-addressed table of `typeFactSlots` entries: a type's metadata address, and its
-    /// facts. A type is looked for from its place (a Fibonacci hash of its address) onwards
-    /// until it or an empty entry is met, so each type is found by casts once per thread. (A
-    /// cache that evicted, two places a type, kept missing for 16 of a traced cycle's types and
-    /// cast again: 17% of a traced subscribe + dispose.) Full to three quarters, it starts again.
+    /// An open-addressed table of `typeFactSlots` entries: a type's metadata address, its facts
+    /// and, for a `TraceIdentifiable` type, its conformance's witness table (`traceNodeID(of:)`).
+    /// A type is looked for from its place (a Fibonacci hash of its address) onwards until it or
+    /// an empty entry is met, so each type is found by casts once per thread. (A cache that
+    /// evicted, two places a type, kept missing for 16 of a traced cycle's types and cast again:
+    /// 17% of a traced subscribe + dispose.) Full to three quarters, it starts again.
     static let typeFactSlots = 256
     @exclusivity(unchecked) var typeFactKeys = UnsafeMutablePointer<UInt>.allocate(capacity: typeFactSlots)
     @exclusivity(unchecked) var typeFactValues = UnsafeMutablePointer<UInt8>.allocate(capacity: typeFactSlots)
+    @exclusivity(unchecked) var typeFactWitnesses = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(
+        capacity: typeFactSlots)
     @exclusivity(unchecked) var typeFactCount = 0
 
     init() {
         typeFactKeys.initialize(repeating: 0, count: Self.typeFactSlots)
         typeFactValues.initialize(repeating: 0, count: Self.typeFactSlots)
+        typeFactWitnesses.initialize(repeating: nil, count: Self.typeFactSlots)
     }
 
-    /// The facts of the type at `key` (its metadata address), found by `find` on a miss.
+    /// The entry of the type at `key` (its metadata address), made with what `find` finds on
+    /// a miss: read its facts and witness table at the index returned.
     @inline(__always)
-    func typeFacts(_ key: UInt, _ find: () -> TraceTypeFacts) -> TraceTypeFacts {
+    func typeFactEntry(_ key: UInt, _ find: () -> TraceTypeFacts.Found) -> Int {
         let place = Self.typeFactPlace(key)
-        if typeFactKeys[place] == key { return TraceTypeFacts(rawValue: typeFactValues[place]) }
-        return typeFactsFurther(key, place, find)
+        if typeFactKeys[place] == key { return place }
+        return typeFactEntryFurther(key, place, find)
     }
 
     /// The entries after the type's place, then `find`: the type takes the first empty one.
     @inline(never)
-    private func typeFactsFurther(_ key: UInt, _ place: Int, _ find: () -> TraceTypeFacts) -> TraceTypeFacts {
+    private func typeFactEntryFurther(_ key: UInt, _ place: Int, _ find: () -> TraceTypeFacts.Found) -> Int {
         var slot = place
         while typeFactKeys[slot] != 0 {
-            if typeFactKeys[slot] == key { return TraceTypeFacts(rawValue: typeFactValues[slot]) }
+            if typeFactKeys[slot] == key { return slot }
             slot = (slot + 1) & (Self.typeFactSlots - 1)
         }
-        let facts = find()
+        let found = find()
         if typeFactCount >= Self.typeFactSlots * 3 / 4 {
             typeFactKeys.update(repeating: 0, count: Self.typeFactSlots)
             typeFactCount = 0
             slot = place
         }
         typeFactKeys[slot] = key
-        typeFactValues[slot] = facts.rawValue
+        typeFactValues[slot] = found.facts.rawValue
+        typeFactWitnesses[slot] = found.identifiable
         typeFactCount += 1
-        return facts
+        return slot
     }
 
     @inline(__always)
@@ -135,6 +141,7 @@ final class TraceLocal {
             frames.deallocate()
             typeFactKeys.deallocate()
             typeFactValues.deallocate()
+            typeFactWitnesses.deallocate()
         }
         // The thread exits: its pending records go to the rings of their recorder, when that is
         // still the one this thread holds (else the recorder keeps the buffer and reads it at
