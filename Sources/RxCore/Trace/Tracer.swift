@@ -500,19 +500,21 @@ struct TraceTypeFacts: OptionSet {
 /// `any Disposable`. `as? TraceIdentifiable` looks the conformance up in the runtime's tables
 /// (walking the class and its superclasses) at every call; the type's witness table, found
 /// once per type and thread with its facts, gives the same `traceID` without the lookup. An
-/// `Any` holding a class instance keeps the reference in its first word and the instance's type
-/// in its fourth (the `Any` layout of Swift's stable ABI); any other `Any` with an identifiable
-/// type in it (one existential inside another) is cast as before.
+/// `Any` holding a class reference keeps it in its first word and the class it was stored as
+/// (the instance's own, or a superclass: `Observable<Int>` for a `Map`) in its fourth, whose
+/// metadata starts with the kind 0 (the layouts of Swift's stable ABI); any other `Any` with an
+/// identifiable type in it (one existential inside another) is cast as before.
 @inline(__always)
 func traceNodeID(of object: Any) -> UInt64 {
     let local = TraceLocal.current
     let entry = TraceTypeFacts.entry(of: object, local)
     let facts = TraceTypeFacts(rawValue: local.typeFactValues[entry])
     if let witnesses = local.typeFactWitnesses[entry] {
-        let key = local.typeFactKeys[entry]
         let id: UInt64? = withUnsafePointer(to: object) { container in
             let words = UnsafeRawPointer(container).assumingMemoryBound(to: UInt.self)
-            guard words[3] == key, let instance = UnsafeRawPointer(bitPattern: words[0]) else { return nil }
+            guard let stored = UnsafePointer<UInt>(bitPattern: words[3]), stored.pointee == 0,
+                let instance = UnsafeRawPointer(bitPattern: words[0])
+            else { return nil }
             return unsafeBitCast((instance, witnesses), to: (any TraceIdentifiable).self).traceID
         }
         if let id { return id }
