@@ -87,7 +87,10 @@ struct ObserverList {
     static func dispatch<Element>(_ element: Element, to handlers: [Handler]) {
         withUnsafePointer(to: element) { pointer in
             let raw = UnsafeRawPointer(pointer)
-            for handler in handlers { handler(raw, .element) }
+            // Called from the buffer: the array holds each closure, so none is retained.
+            handlers.withUnsafeBufferPointer { buffer in
+                for index in buffer.indices { buffer[index](raw, .element) }
+            }
         }
     }
 
