@@ -18,7 +18,7 @@ protocol RunnableSink: ObserverType, Disposable {
     associatedtype Parent: AnyObject
     associatedtype Downstream: ObserverType
 
-    init(parent: Parent, observer: __owned Downstream, cancel: __owned Cancelable)
+    init(parent: Parent, observer: __owned Downstream, cancel: __owned SinkDisposer)
 
     /// The observable the sink subscribes to, unretained (the parent holds it while it runs:
     /// a retain and release of a subject, whose count lives in a side table once a weak
@@ -29,7 +29,7 @@ protocol RunnableSink: ObserverType, Disposable {
 /// Builds and subscribes sinks for observers of type `Observer`.
 class AnySinkRunner<Observer: ObserverType> {
     func run(
-        _ parent: AnyObject, _ observer: Observer, _ cancel: Cancelable
+        _ parent: AnyObject, _ observer: Observer, _ cancel: SinkDisposer
     ) -> (sink: Disposable, subscription: Disposable) {
         fatalError("AnySinkRunner.run must be overridden")
     }
@@ -37,7 +37,7 @@ class AnySinkRunner<Observer: ObserverType> {
 
 final class SinkRunner<S: RunnableSink>: AnySinkRunner<S.Downstream> {
     override func run(
-        _ parent: AnyObject, _ observer: S.Downstream, _ cancel: Cancelable
+        _ parent: AnyObject, _ observer: S.Downstream, _ cancel: SinkDisposer
     ) -> (sink: Disposable, subscription: Disposable) {
         let parent = unsafeDowncast(parent, to: S.Parent.self)
         let sink = S(parent: parent, observer: observer, cancel: cancel)
@@ -77,7 +77,7 @@ struct SinkRunnerCache: ~Copyable {
     /// for observers of this type; nil otherwise.
     @inline(__always)
     func run<Observer: ObserverType>(
-        _ parent: AnyObject, _ observer: Observer, _ cancel: Cancelable
+        _ parent: AnyObject, _ observer: Observer, _ cancel: SinkDisposer
     ) -> (sink: Disposable, subscription: Disposable)? {
         let bits = entry.load(ordering: .acquiring)
         guard bits > Self.ranOnce else { return nil }

@@ -53,7 +53,7 @@ final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
 
     init(
         eventHandler: @escaping EventHandler, afterEventHandler: @escaping EventHandler, observer: Observer,
-        cancel: Cancelable
+        cancel: SinkDisposer
     ) {
         self.eventHandler = eventHandler
         self.afterEventHandler = afterEventHandler
@@ -98,7 +98,7 @@ final class Do<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
+        _ observer: Observer, cancel: SinkDisposer
     ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         onSubscribe?()
         let sink = DoSink(

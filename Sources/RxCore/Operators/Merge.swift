@@ -110,7 +110,7 @@ where Observer.Element == Source.Element {
 
     init(
         selector: @escaping (SourceElement) throws -> Source, innerCounter: ResourceCounter, observer: Observer,
-        cancel: Cancelable, counter: ResourceCounter
+        cancel: SinkDisposer, counter: ResourceCounter
     ) {
         self.selector = selector
         self.innerCounter = innerCounter
@@ -296,8 +296,9 @@ final class MergeSink<SourceElement, Source: ObservableConvertibleType, Observer
 where Observer.Element == Source.Element {
     private let firstOnly: Bool
 
-    init(selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool, observer: Observer, cancel: Cancelable)
-    {
+    init(
+        selector: @escaping (SourceElement) throws -> Source, firstOnly: Bool, observer: Observer, cancel: SinkDisposer
+    ) {
         self.firstOnly = firstOnly
         super.init(
             selector: selector, innerCounter: .mergeInnerObserver, observer: observer, cancel: cancel,
@@ -349,7 +350,8 @@ where Observer.Element == Source.Element {
     private var handoff: [Observable<ResultElement>] = []
 
     init(
-        selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int, observer: Observer, cancel: Cancelable
+        selector: @escaping (SourceElement) throws -> Source, maxConcurrent: Int, observer: Observer,
+        cancel: SinkDisposer
     ) {
         self.maxConcurrent = maxConcurrent
         super.init(
@@ -446,7 +448,7 @@ final class FlatMap<SourceElement, Source: ObservableConvertibleType>: Producer<
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
+        _ observer: Observer, cancel: SinkDisposer
     ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
         let sink: MergeSinkBase<SourceElement, Source, Observer>
         switch limit {
@@ -471,7 +473,7 @@ final class MergeArray<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
+        _ observer: Observer, cancel: SinkDisposer
     ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = MergeSink<Observable<Element>, Observable<Element>, Observer>(
             selector: { $0 }, firstOnly: false, observer: observer, cancel: cancel)

@@ -143,7 +143,7 @@ final class Zip<Value, Result>: Producer<Result> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
+        _ observer: Observer, cancel: SinkDisposer
     ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
         // The collection form is the one that completes early and acts on a source's end first.
         let sink = ZipSink(
