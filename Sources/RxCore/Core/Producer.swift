@@ -38,7 +38,7 @@ open class Producer<Element>: Observable<Element> {
     /// Builds the sink for `observer` and subscribes it upstream (step5 of 001).
     open func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         fatalError("Producer.run must be overridden by \(type(of: self))")
     }
 }

@@ -14,7 +14,7 @@ import Synchronization
 // use it; any other observer type takes the producer's plain path.
 
 /// A sink that a `SinkRunner` can build: the `run` of its producer, as a type.
-protocol RunnableSink: ObserverType, Disposable {
+protocol RunnableSink: ObserverType, Disposable, AnyObject {
     associatedtype Parent: AnyObject
     associatedtype Downstream: ObserverType
 
@@ -30,7 +30,7 @@ protocol RunnableSink: ObserverType, Disposable {
 class AnySinkRunner<Observer: ObserverType> {
     func run(
         _ parent: AnyObject, _ observer: Observer, _ cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) {
         fatalError("AnySinkRunner.run must be overridden")
     }
 }
@@ -38,7 +38,7 @@ class AnySinkRunner<Observer: ObserverType> {
 final class SinkRunner<S: RunnableSink>: AnySinkRunner<S.Downstream> {
     override func run(
         _ parent: AnyObject, _ observer: S.Downstream, _ cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) {
         let parent = unsafeDowncast(parent, to: S.Parent.self)
         let sink = S(parent: parent, observer: observer, cancel: cancel)
         let subscription = S.source(of: parent)._withUnsafeGuaranteedRef { $0.subscribe(sink) }
@@ -78,7 +78,7 @@ struct SinkRunnerCache: ~Copyable {
     @inline(__always)
     func run<Observer: ObserverType>(
         _ parent: AnyObject, _ observer: Observer, _ cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable)? {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable)? {
         let bits = entry.load(ordering: .acquiring)
         guard bits > Self.ranOnce else { return nil }
         // Borrowed, not retained: the cache holds the entry, and the entry its runner.

@@ -19,7 +19,7 @@ final class Deferred<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = DeferredSink(observer: observer, cancel: cancel)
         let subscription = sink.run(factory)
         return (sink: sink, subscription: subscription)

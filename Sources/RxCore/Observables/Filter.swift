@@ -66,7 +66,7 @@ final class Filter<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         // Once this filter has run for this kind of observer: the three lines below, without
         // looking up `FilterSink<…>`'s type at every subscription (see SinkRunner.swift).
         if let subscribed = runners.run(self, observer, cancel) { return subscribed }

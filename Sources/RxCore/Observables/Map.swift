@@ -73,7 +73,7 @@ final class Map<SourceType, ResultType>: Producer<ResultType> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == ResultType {
         // Once this map has run for this kind of observer: the three lines below, without
         // looking up `MapSink<…>`'s type at every subscription (see SinkRunner.swift).
         if let subscribed = runners.run(self, observer, cancel) { return subscribed }

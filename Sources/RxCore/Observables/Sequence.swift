@@ -95,7 +95,7 @@ final class ObservableSequence<Source: Swift.Sequence>: Producer<Source.Element>
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink: SteppingSink<Observer>
         if let array = elements as? [Element] {
             sink = ObservableSequenceSink(array, scheduler: scheduler, observer: observer, cancel: cancel)
@@ -124,7 +124,7 @@ final class RangeProducer<Element: RxAbstractInteger>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = RangeSink(start: start, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -150,7 +150,7 @@ final class Generate<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         var state = initialState
         var started = false
         let condition = self.condition, iterate = self.iterate

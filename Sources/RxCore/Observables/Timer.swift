@@ -29,7 +29,7 @@ final class Timer<Element: RxAbstractInteger>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = TimerSink(observer: observer, cancel: cancel)
         let subscription: Disposable
         if let period {

@@ -114,7 +114,7 @@ final class BufferTimeCount<Element>: Producer<[Element]> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == [Element] {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == [Element] {
         let sink = BufferTimeCountSink<Element, Observer>(
             timeSpan: timeSpan, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
@@ -225,7 +225,7 @@ final class WindowTimeCount<Element>: Producer<Observable<Element>> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Observable<Element> {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Observable<Element> {
         let sink = WindowTimeCountSink<Element, Observer>(
             timeSpan: timeSpan, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)

@@ -115,7 +115,7 @@ final class Catch<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = CatchSink(handler: handler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
@@ -165,7 +165,7 @@ final class CatchSequence<Sources: Sequence, Element>: Producer<Element> where S
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = CatchSequenceSink(sources: sources, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

@@ -157,7 +157,7 @@ final class Debounce<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = DebounceSink(dueTime: dueTime, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

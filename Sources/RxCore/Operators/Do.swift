@@ -99,7 +99,7 @@ final class Do<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         onSubscribe?()
         let sink = DoSink(
             eventHandler: eventHandler, afterEventHandler: afterEventHandler, observer: observer, cancel: cancel)

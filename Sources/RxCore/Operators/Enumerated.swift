@@ -57,7 +57,8 @@ final class Enumerated<Element>: Producer<(index: Int, element: Element)> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == (index: Int, element: Element) {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable)
+    where Observer.Element == (index: Int, element: Element) {
         let sink = EnumeratedSink<Element, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

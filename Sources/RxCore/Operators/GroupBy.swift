@@ -114,7 +114,8 @@ final class GroupBy<Key: Hashable, Element>: Producer<GroupedObservable<Key, Ele
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == GroupedObservable<Key, Element> {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable)
+    where Observer.Element == GroupedObservable<Key, Element> {
         let sink = GroupBySink(keySelector: keySelector, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

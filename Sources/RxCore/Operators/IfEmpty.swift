@@ -94,7 +94,7 @@ final class IfEmpty<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let counter: ResourceCounter
         switch fallback {
         case .element: counter = .defaultIfEmptySink

@@ -43,7 +43,7 @@ final class IgnoreElements<SourceType>: Producer<Swift.Never> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Swift.Never {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Swift.Never {
         let sink = IgnoreElementsSink<SourceType, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -48,7 +48,7 @@ final class Materialize<Element>: Producer<Event<Element>> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Event<Element> {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Event<Element> {
         let sink = MaterializeSink<Element, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -90,7 +90,7 @@ final class Dematerialize<SourceType: EventConvertible>: Producer<SourceType.Ele
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == SourceType.Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == SourceType.Element {
         let sink = DematerializeSink<SourceType, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -449,7 +449,7 @@ final class FlatMap<SourceElement, Source: ObservableConvertibleType>: Producer<
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Source.Element {
         let sink: MergeSinkBase<SourceElement, Source, Observer>
         switch limit {
         case .none, .firstOnly:
@@ -474,7 +474,7 @@ final class MergeArray<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = MergeSink<Observable<Element>, Observable<Element>, Observer>(
             selector: { $0 }, firstOnly: false, observer: observer, cancel: cancel)
         let subscription = sink.run(sources: sources)

@@ -60,7 +60,7 @@ final class Multicast<Subject: SubjectType, Result>: Producer<Result> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Result {
         let sink = MulticastSink<Subject, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.run(self)
         return (sink: sink, subscription: subscription)

@@ -183,7 +183,7 @@ final class ResultPartition<Success, Picked>: Producer<Picked> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Picked {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Picked {
         let sink = ResultPartitionSink<Success, Observer>(pick: pick, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -104,7 +104,7 @@ final class Sample<Element, SampleType>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = SampleSink<SampleType, Observer>(defaultValue: defaultValue, observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, sampler: sampler)
         return (sink: sink, subscription: subscription)

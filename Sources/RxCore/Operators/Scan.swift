@@ -110,7 +110,7 @@ final class Scan<Element, Accumulate>: Producer<Accumulate> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Accumulate {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Accumulate {
         let sink = ScanSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -181,7 +181,7 @@ final class Reduce<SourceType, AccumulateType, ResultType>: Producer<ResultType>
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == ResultType {
         let sink = ReduceSink(parent: self, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -230,7 +230,7 @@ final class ToArray<SourceType>: Producer<[SourceType]> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == [SourceType] {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == [SourceType] {
         let sink = ToArraySink<SourceType, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

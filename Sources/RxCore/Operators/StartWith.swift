@@ -40,7 +40,7 @@ final class StartWith<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = StartWithSink(observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, elements: elements)
         return (sink: sink, subscription: subscription)

@@ -55,7 +55,7 @@ final class SubscribeOn<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = SubscribeOnSink(observer: observer, cancel: cancel)
         let subscription = sink.run(source, scheduler: scheduler)
         return (sink: sink, subscription: subscription)

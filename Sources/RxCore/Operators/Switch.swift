@@ -259,7 +259,7 @@ final class FlatMapLatest<SourceElement, Source: ObservableConvertibleType>: Pro
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Source.Element {
         let sink = SwitchSink(selector: selector, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

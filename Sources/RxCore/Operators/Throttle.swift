@@ -224,7 +224,7 @@ final class Throttle<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = ThrottleSink(
             dueTime: dueTime, latest: latest, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)

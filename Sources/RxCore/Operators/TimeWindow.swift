@@ -108,7 +108,7 @@ final class TimeWindow<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = TimeWindowSink(
             keeps: keeps, observer: observer, cancel: cancel, counter: keeps ? .takeTimeSink : .skipTimeSink)
         let subscription = sink.run(source, duration: duration, scheduler: scheduler)

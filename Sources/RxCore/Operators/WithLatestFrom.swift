@@ -121,7 +121,7 @@ final class WithLatestFrom<FirstType, SecondType, ResultType>: Producer<ResultTy
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == ResultType {
         let sink = WithLatestFromSink(resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = sink.run(first: first, second: second)
         return (sink: sink, subscription: subscription)

@@ -68,7 +68,7 @@ final class WithUnretained<Object: AnyObject, SourceType, ResultType>: Producer<
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == ResultType {
         let sink = WithUnretainedSink(
             object: object, resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)

@@ -144,7 +144,7 @@ final class Zip<Value, Result>: Producer<Result> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Result {
         // The collection form is the one that completes early and acts on a source's end first.
         let sink = ZipSink(
             arity: sources.count, completesEarly: completesEarly, disposesEndedSourceFirst: !completesEarly,

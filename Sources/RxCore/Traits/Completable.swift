@@ -241,7 +241,7 @@ final class AndThen<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = AndThenSink(second: second, observer: observer, cancel: cancel)
         let subscription = sink.run(completable: completable)
         return (sink: sink, subscription: subscription)

@@ -283,7 +283,7 @@ final class AsPrimitive<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = AsPrimitiveSink(allowsEmpty: allowsEmpty, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -323,7 +323,7 @@ final class AsCompletable<SourceElement>: Producer<Never> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Never {
         let sink = AsCompletableSink<SourceElement, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
