@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension ObservableType {
     /// Maps each element to an observable and merges the elements of all of them ("升维" then
@@ -94,7 +95,7 @@ where Observer.Element == Source.Element {
     /// subscription) and is never held while calling out. Disposal takes only this one: taking
     /// `lock` there deadlocks two nested merges fed from two threads (the outer disposing the
     /// inner under its lock while the inner forwards into the outer under its own).
-    private let listLock = NSLock()
+    private let listLock = Mutex(())
     private let selector: (SourceElement) throws -> Source
     /// Names the inner observers in live counts and traces.
     private let innerCounter: ResourceCounter
@@ -180,49 +181,48 @@ where Observer.Element == Source.Element {
     final func subscribeInner(_ source: Observable<ResultElement>) {
         let inner = innerType.init(parent: self, counter: innerCounter)
         if groupTraceID != 0 { traceEdge(groupTraceID, inner.traceID, .owns) }
-        listLock.lock()
-        if innersDisposed {
-            listLock.unlock()
-            return
+        let linked = listLock.withLock { _ in
+            if innersDisposed { return false }
+            inner.next = head
+            head?.previous = inner
+            head = inner
+            return true
         }
-        inner.next = head
-        head?.previous = inner
-        head = inner
-        listLock.unlock()
+        if !linked { return }
 
         let subscription = inner.subscribe(to: source)
         if inner.traceID != 0 { traceEdge(inner.traceID, traceNodeID(of: subscription), .owns) }
 
-        listLock.lock()
         // The inner may have finished (or everything may have been disposed) during subscribe.
-        let disposeNow = inner.finished || innersDisposed
-        if !disposeNow { inner.subscription = subscription }
-        listLock.unlock()
+        let disposeNow = listLock.withLock { _ in
+            let disposeNow = inner.finished || innersDisposed
+            if !disposeNow { inner.subscription = subscription }
+            return disposeNow
+        }
         if disposeNow { subscription.dispose() }
     }
 
-    /// Takes `inner` out of the list and returns its subscription.
-    private func unlink(_ inner: Inner) -> Disposable? {
-        listLock.lock(); defer { listLock.unlock() }
-        return unlinkLocked(inner)
+    /// Takes `inner` out of the list and returns its subscription (a no-op when it had none).
+    private func unlink(_ inner: Inner) -> Disposable {
+        var subscription: Disposable = NopDisposable()
+        listLock.withLock { _ in subscription = unlinkLocked(inner) }
+        return subscription
     }
 
-    private func unlinkLocked(_ inner: Inner) -> Disposable? {
-        if inner.finished { return nil }
+    private func unlinkLocked(_ inner: Inner) -> Disposable {
+        if inner.finished { return NopDisposable() }
         inner.finished = true
         if let previous = inner.previous { previous.next = inner.next } else if head === inner { head = inner.next }
         inner.next?.previous = inner.previous
         inner.previous = nil
         inner.next = nil
-        let subscription = inner.subscription
-        inner.subscription = nil
-        return subscription
+        return takeDisposable(&inner.subscription)
     }
 
     /// An inner source completed: the next waiting source takes its place, else the sequence
     /// ends once the outer one has. Called under `lock`.
     fileprivate final func innerCompleted(_ inner: Inner) {
-        unlink(inner)?.dispose()
+        unlink(inner).dispose()
         if subscribeNextWaiting() { return }
         activeCount -= 1
         if stopped && activeCount == 0 { forwardCompletedAndDispose() }
@@ -239,12 +239,10 @@ where Observer.Element == Source.Element {
     private func disposeAll() {
         sourceSubscription.dispose()
         var subscriptions: [Disposable] = []
-        listLock.lock()
-        innersDisposed = true
-        while let inner = head {
-            if let subscription = unlinkLocked(inner) { subscriptions.append(subscription) }
+        listLock.withLock { _ in
+            innersDisposed = true
+            while let inner = head { subscriptions.append(unlinkLocked(inner)) }
         }
-        listLock.unlock()
         for subscription in subscriptions.reversed() { subscription.dispose() }
     }
 }
@@ -258,7 +256,8 @@ where Observer.Element == Source.Element {
     // Guarded by the parent's `listLock` (so no dynamic exclusivity checks).
     @exclusivity(unchecked) fileprivate var previous: MergeInnerObserver?
     @exclusivity(unchecked) fileprivate var next: MergeInnerObserver?
-    @exclusivity(unchecked) fileprivate var subscription: Disposable?
+    // A no-op until subscribed and after (docs/architecture.md, "No optional existentials").
+    @exclusivity(unchecked) fileprivate var subscription: Disposable = NopDisposable()
     @exclusivity(unchecked) fileprivate var finished = false
 
     required init(parent: MergeSinkBase<SourceElement, Source, Observer>, counter: ResourceCounter) {
