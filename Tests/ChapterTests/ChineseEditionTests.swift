@@ -16,12 +16,12 @@ import Testing
     static let documents = [
         "docs/sources.md", "docs/chapters.md", "docs/glossary.md", "docs/rxtrace.md", "docs/schedulers.md",
         "docs/debug.md", "docs/compatibility.md", "docs/distributed-tracing.md", "docs/architecture.md",
-        "docs/reliability.md", "docs/trace-format.md",
+        "docs/reliability.md", "docs/trace-format.md", "docs/performance.md",
     ]
 
-    /// The reference documents written for contributors, which stay English only. A Chinese page
-    /// may link one, marked `（英文）` after the link so that its reader knows.
-    static let englishOnly: Set<String> = ["docs/performance.md"]
+    /// Reference documents that stay English only. A Chinese page may link one, marked `（英文）`
+    /// after the link so that its reader knows. None today: every document has a Chinese edition.
+    static let englishOnly: Set<String> = []
 
     /// The top README, every chapter's README, and the documents.
     static var pairs: [Pair] {
@@ -80,8 +80,11 @@ import Testing
         }
     }
 
-    /// What is wrong with the links of the Chinese page `page` (text `text`), one line each.
-    static func englishLinks(in text: String, of page: String) -> [String] {
+    /// What is wrong with the links of the Chinese page `page` (text `text`), one line each;
+    /// `englishOnly`: the English-only documents it may link.
+    static func englishLinks(
+        in text: String, of page: String, englishOnly: Set<String> = englishOnly
+    ) -> [String] {
         let prose = Markdown.prose(of: text)
         let folder = (page as NSString).deletingLastPathComponent
         let ownEnglish = String(page.dropLast(".zh.md".count)) + ".md"
@@ -113,16 +116,19 @@ import Testing
         let page = "Chapters/01-WhyRx/README.zh.md"
         let text = """
             [English](README.md) [下一章](../02-AnatomyOfASubscription/README.zh.md) [调度器](../../docs/schedulers.zh.md)
-            [数字](../../docs/performance.md#figures)（英文） [性能](../../docs/performance.md) [术语](../../docs/glossary.md)
+            [数字](../../docs/notes.md#figures)（英文） [笔记](../../docs/notes.md) [性能](../../docs/performance.md)
+            [术语](../../docs/glossary.md) [草稿](../../docs/draft.md)
             [第 02 章](../02-AnatomyOfASubscription/README.md) [代码](../../Sources/RxCore/Core/Sink.swift)
             ```
             [ignored](../../docs/glossary.md)
             ```
             """
         #expect(
-            Self.englishLinks(in: text, of: page) == [
-                "links ../../docs/performance.md, which is English only: mark it （英文） right after the link",
+            Self.englishLinks(in: text, of: page, englishOnly: ["docs/notes.md"]) == [
+                "links ../../docs/notes.md, which is English only: mark it （英文） right after the link",
+                "links ../../docs/performance.md, which has a Chinese edition: link performance.zh.md",
                 "links ../../docs/glossary.md, which has a Chinese edition: link glossary.zh.md",
+                "links ../../docs/draft.md, an English page with no Chinese edition",
                 "links ../02-AnatomyOfASubscription/README.md, which has a Chinese edition: link README.zh.md",
             ])
     }
