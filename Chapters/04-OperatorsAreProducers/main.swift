@@ -33,7 +33,7 @@ final class MyMapSink<SourceType, Observer: ObserverType>: Sink<Observer>, Obser
     typealias Element = SourceType
     private let transform: (SourceType) throws -> Observer.Element
 
-    init(transform: @escaping (SourceType) throws -> Observer.Element, observer: Observer, cancel: Cancelable) {
+    init(transform: @escaping (SourceType) throws -> Observer.Element, observer: Observer, cancel: SinkDisposer) {
         self.transform = transform
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("MyMapSink"))
     }
@@ -68,8 +68,8 @@ final class MyMap<SourceType, ResultType>: Producer<ResultType> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == ResultType {
         let sink = MyMapSink(transform: transform, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

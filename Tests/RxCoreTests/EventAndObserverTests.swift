@@ -155,6 +155,36 @@ struct SubscribeTests {
         subscription.dispose()
     }
 
+    /// `AnonymousObserver` keeps `onNext` itself and the other handlers in a box made only when
+    /// one is given: each shape still routes every event to its handler, and only once.
+    @Test func eachHandlerShapeRoutesEveryEvent() {
+        let saved = Hooks.defaultErrorHandler
+        defer { Hooks.defaultErrorHandler = saved }
+        let calls = Collected<String>()
+        Hooks.defaultErrorHandler = { _, error in calls.append("default \(error)") }
+        for ending in [Event<Int>.completed, .error(TestError("e"))] {
+            let subject = PublishSubject<Int>()
+            let bare = subject.subscribe(onNext: { calls.append("bare \($0)") })
+            let full = subject.subscribe(
+                onNext: { calls.append("full \($0)") }, onError: { calls.append("full \($0)") },
+                onCompleted: { calls.append("full completed") }, onDisposed: { calls.append("full disposed") })
+            let endsOnly = subject.subscribe(onCompleted: { calls.append("ends completed") })
+            let events = subject.subscribe { calls.append("events \($0)") }
+            subject.onNext(1)
+            subject.on(ending)
+            subject.onNext(2)
+            for subscription in [bare, full, endsOnly, events] { subscription.dispose() }
+        }
+        #expect(
+            calls.all == [
+                "bare 1", "full 1", "events next(1)",
+                "full completed", "full disposed", "ends completed", "events completed",
+                "bare 1", "full 1", "events next(1)",
+                "default TestError(e)", "full TestError(e)", "full disposed", "default TestError(e)",
+                "events error(TestError(e))",
+            ])
+    }
+
     @Test func unhandledErrorsReachTheDefaultErrorHandler() {
         let saved = Hooks.defaultErrorHandler
         defer { Hooks.defaultErrorHandler = saved }

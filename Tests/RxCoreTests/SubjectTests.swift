@@ -252,6 +252,49 @@ struct SubjectDeliveryOrderTests {
         Self.expectBagOrder(ReplaySubject<Int>.create(bufferSize: 1), values: [1, 2, 3])
     }
 
+    /// An observer that disposes another while an element is delivered: the element still
+    /// reaches every observer subscribed when it was sent (a subject sends to a snapshot, as
+    /// RxSwift's does), the disposed one gets nothing after it, and the rest keep their order.
+    @Test func disposingDuringDeliveryTakesEffectAfterThatElement() {
+        let log = Collected<String>()
+        let subject = PublishSubject<Int>()
+        let others = CompositeDisposable()
+        let a = subject.subscribe(onNext: { value in
+            log.append("A\(value)")
+            if value == 1 { others.dispose() }
+        })
+        let b = subject.subscribe(onNext: { log.append("B\($0)") })
+        _ = others.insert(b)
+        let c = subject.subscribe(onNext: { log.append("C\($0)") })
+        subject.onNext(1)
+        subject.onNext(2)
+        #expect(log.all == ["A1", "B1", "C1", "A2", "C2"])
+        a.dispose()
+        c.dispose()
+        #expect(!subject.hasObservers)
+    }
+
+    /// An observer that disposes the subject itself while an element is delivered: the
+    /// observers of that element's snapshot still get it, then nothing more is sent, and a
+    /// later subscriber gets `RxError.disposed`.
+    @Test func aSubjectDisposedWhileDeliveringSendsNothingMore() {
+        let log = Collected<String>()
+        let subject = PublishSubject<Int>()
+        let subscriptions = ["A", "B", "C"].map { name in
+            subject.subscribe(onNext: { value in
+                log.append("\(name)\(value)")
+                if name == "B" { subject.dispose() }
+            })
+        }
+        subject.onNext(1)
+        subject.onNext(2)
+        let late = subject.subscribe(onError: { log.append("late \($0)") })
+        #expect(log.all.prefix(3) == ["A1", "B1", "C1"])
+        #expect(log.all.count == 4 && log.all[3].hasPrefix("late Object `"))
+        for subscription in subscriptions + [late] { subscription.dispose() }
+        #expect(!subject.hasObservers)
+    }
+
     /// `AsyncSubject` delivers once, at completion, in the same order.
     @Test func asyncSubjectDeliversItsLastElementInTheBagsOrder() {
         let subject = AsyncSubject<Int>()

@@ -37,8 +37,8 @@ open class Producer<Element>: Observable<Element> {
 
     /// Builds the sink for `observer` and subscribes it upstream (step5 of 001).
     open func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         fatalError("Producer.run must be overridden by \(type(of: self))")
     }
 }

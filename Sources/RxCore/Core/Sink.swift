@@ -15,7 +15,7 @@ open class Sink<Observer: ObserverType>: Disposable {
     /// Downstream.
     public let observer: Observer
     /// The `SinkDisposer` of this subscription.
-    public let cancel: Cancelable
+    public let cancel: SinkDisposer
     /// `sinkDisposedFlag` once disposed, plus a bit for a sink born while tracing: the element
     /// path loads this one byte and goes straight on when it is zero.
     let flags: Atomic<UInt8>
@@ -25,7 +25,7 @@ open class Sink<Observer: ObserverType>: Disposable {
     let resourceCounter: Unmanaged<ResourceCounter>
 
     // `__owned` and `consume`: the caller's copies move into the fields (docs/architecture.md).
-    public init(observer: __owned Observer, cancel: __owned Cancelable, counter: __shared ResourceCounter? = nil) {
+    public init(observer: __owned Observer, cancel: __owned SinkDisposer, counter: __shared ResourceCounter? = nil) {
         let counter = counter ?? ResourceCounter.named("Sink")
         resourceCounter = Unmanaged.passUnretained(counter)
         trace = TraceHop.sinkBorn(counter, observer: observer) // counts it; a node too while tracing

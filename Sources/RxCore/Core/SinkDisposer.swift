@@ -12,9 +12,11 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
     }
 
     private let state: Atomic<Int>
-    // Written before the state's release, read after its acquire: ordered by `state`. A no-op
-    // stands for "none" rather than an optional (docs/architecture.md, "No optional existentials").
-    @exclusivity(unchecked) private var sink: Disposable = NopDisposable()
+    // Written before the state's release, read after its acquire: ordered by `state`. The sink
+    // is a class, so it is kept as a class existential (16 bytes; nil is a null pointer, with no
+    // value witnesses); the subscription is whatever `subscribe` returned, so a no-op stands for
+    // "none" rather than an optional (docs/architecture.md, "No optional existentials").
+    @exclusivity(unchecked) private var sink: (Disposable & AnyObject)?
     @exclusivity(unchecked) private var subscription: Disposable = NopDisposable()
 
     init(callSite: CallSite?) {
@@ -33,7 +35,7 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
         state.load(ordering: .acquiring) & Flags.disposed != 0
     }
 
-    func setSinkAndSubscription(sink: __owned Disposable, subscription: __owned Disposable) {
+    func setSinkAndSubscription(sink: __owned Disposable & AnyObject, subscription: __owned Disposable) {
         if traceID != 0 { traceOwnership(sink, subscription) }
         self.sink = consume sink
         self.subscription = consume subscription
@@ -41,9 +43,9 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
         let previous = state.bitwiseOr(Flags.sinkAndSubscriptionSet, ordering: .acquiringAndReleasing).oldValue
         precondition(previous & Flags.sinkAndSubscriptionSet == 0, "Sink and subscription were already set")
         if previous & Flags.disposed != 0 {
-            self.sink.dispose()
+            self.sink?.dispose()
             self.subscription.dispose()
-            self.sink = NopDisposable()
+            self.sink = nil
             self.subscription = NopDisposable()
         }
     }
@@ -54,7 +56,8 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
         traceDisposed(traceID)
         if previous & Flags.sinkAndSubscriptionSet != 0 {
             // Moved out rather than copied; the fields hold no-ops from here on.
-            let sink = takeDisposable(&self.sink)
+            // Set, so `sink` is there.
+            let sink = self.sink.take().unsafelyUnwrapped
             let subscription = takeDisposable(&self.subscription)
             if traceID != 0 { return tracedDispose(sink, subscription) }
             sink.dispose()

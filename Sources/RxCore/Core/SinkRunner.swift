@@ -14,11 +14,11 @@ import Synchronization
 // use it; any other observer type takes the producer's plain path.
 
 /// A sink that a `SinkRunner` can build: the `run` of its producer, as a type.
-protocol RunnableSink: ObserverType, Disposable {
+protocol RunnableSink: ObserverType, Disposable, AnyObject {
     associatedtype Parent: AnyObject
     associatedtype Downstream: ObserverType
 
-    init(parent: Parent, observer: __owned Downstream, cancel: __owned Cancelable)
+    init(parent: Parent, observer: __owned Downstream, cancel: __owned SinkDisposer)
 
     /// The observable the sink subscribes to, unretained (the parent holds it while it runs:
     /// a retain and release of a subject, whose count lives in a side table once a weak
@@ -29,16 +29,16 @@ protocol RunnableSink: ObserverType, Disposable {
 /// Builds and subscribes sinks for observers of type `Observer`.
 class AnySinkRunner<Observer: ObserverType> {
     func run(
-        _ parent: AnyObject, _ observer: Observer, _ cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) {
+        _ parent: AnyObject, _ observer: Observer, _ cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) {
         fatalError("AnySinkRunner.run must be overridden")
     }
 }
 
 final class SinkRunner<S: RunnableSink>: AnySinkRunner<S.Downstream> {
     override func run(
-        _ parent: AnyObject, _ observer: S.Downstream, _ cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) {
+        _ parent: AnyObject, _ observer: S.Downstream, _ cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) {
         let parent = unsafeDowncast(parent, to: S.Parent.self)
         let sink = S(parent: parent, observer: observer, cancel: cancel)
         let subscription = S.source(of: parent)._withUnsafeGuaranteedRef { $0.subscribe(sink) }
@@ -77,8 +77,8 @@ struct SinkRunnerCache: ~Copyable {
     /// for observers of this type; nil otherwise.
     @inline(__always)
     func run<Observer: ObserverType>(
-        _ parent: AnyObject, _ observer: Observer, _ cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable)? {
+        _ parent: AnyObject, _ observer: Observer, _ cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable)? {
         let bits = entry.load(ordering: .acquiring)
         guard bits > Self.ranOnce else { return nil }
         // Borrowed, not retained: the cache holds the entry, and the entry its runner.

@@ -29,8 +29,8 @@ final class AnonymousObservable<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = AnonymousObservableSink(observer: observer, cancel: cancel)
         let subscription = sink.run(self)
         return (sink: sink, subscription: subscription)
@@ -47,7 +47,7 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     typealias Element = Observer.Element
     typealias Parent = AnonymousObservable<Element>
 
-    override init(observer: Observer, cancel: Cancelable, counter: ResourceCounter? = nil) {
+    override init(observer: Observer, cancel: SinkDisposer, counter: ResourceCounter? = nil) {
         super.init(observer: observer, cancel: cancel, counter: .anonymousObservableSink)
     }
 

@@ -18,8 +18,8 @@ final class Deferred<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = DeferredSink(observer: observer, cancel: cancel)
         let subscription = sink.run(factory)
         return (sink: sink, subscription: subscription)
@@ -29,7 +29,7 @@ final class Deferred<Element>: Producer<Element> {
 final class DeferredSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.rxDeferredSink)
     }
 

@@ -17,13 +17,13 @@ final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType, Ru
 
     private let predicate: Predicate
 
-    init(predicate: @escaping Predicate, observer: __owned Observer, cancel: __owned Cancelable) {
+    init(predicate: @escaping Predicate, observer: __owned Observer, cancel: __owned SinkDisposer) {
         self.predicate = predicate
         super.init(observer: consume observer, cancel: consume cancel, counter: .filterSink)
     }
 
     // What `Filter.run` does, for its `SinkRunner` (Core/SinkRunner.swift).
-    convenience init(parent: Filter<Element>, observer: __owned Observer, cancel: __owned Cancelable) {
+    convenience init(parent: Filter<Element>, observer: __owned Observer, cancel: __owned SinkDisposer) {
         self.init(predicate: parent.predicate, observer: consume observer, cancel: consume cancel)
     }
 
@@ -65,8 +65,8 @@ final class Filter<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         // Once this filter has run for this kind of observer: the three lines below, without
         // looking up `FilterSink<…>`'s type at every subscription (see SinkRunner.swift).
         if let subscribed = runners.run(self, observer, cancel) { return subscribed }

@@ -21,13 +21,13 @@ where Observer.Element == ResultType {
 
     private let transform: Transform
 
-    init(transform: @escaping Transform, observer: __owned Observer, cancel: __owned Cancelable) {
+    init(transform: @escaping Transform, observer: __owned Observer, cancel: __owned SinkDisposer) {
         self.transform = transform
         super.init(observer: consume observer, cancel: consume cancel, counter: .mapSink)
     }
 
     // What `Map.run` does, for its `SinkRunner` (Core/SinkRunner.swift).
-    convenience init(parent: Map<SourceType, ResultType>, observer: __owned Observer, cancel: __owned Cancelable) {
+    convenience init(parent: Map<SourceType, ResultType>, observer: __owned Observer, cancel: __owned SinkDisposer) {
         self.init(transform: parent.transform, observer: consume observer, cancel: consume cancel)
     }
 
@@ -72,8 +72,8 @@ final class Map<SourceType, ResultType>: Producer<ResultType> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == ResultType {
         // Once this map has run for this kind of observer: the three lines below, without
         // looking up `MapSink<…>`'s type at every subscription (see SinkRunner.swift).
         if let subscribed = runners.run(self, observer, cancel) { return subscribed }

@@ -94,8 +94,8 @@ final class ObservableSequence<Source: Swift.Sequence>: Producer<Source.Element>
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink: SteppingSink<Observer>
         if let array = elements as? [Element] {
             sink = ObservableSequenceSink(array, scheduler: scheduler, observer: observer, cancel: cancel)
@@ -123,8 +123,8 @@ final class RangeProducer<Element: RxAbstractInteger>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = RangeSink(start: start, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -149,8 +149,8 @@ final class Generate<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         var state = initialState
         var started = false
         let condition = self.condition, iterate = self.iterate
@@ -172,7 +172,7 @@ class SteppingSink<Observer: ObserverType>: Sink<Observer>, TrampolineItem {
     /// `self` as a trampoline item, made once (docs/architecture.md, "Generic metadata").
     private unowned(unsafe) var asTrampolineItem: any TrampolineItem
 
-    init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable, counter: ResourceCounter) {
+    init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: SinkDisposer, counter: ResourceCounter) {
         self.scheduler = scheduler
         self.asTrampolineItem = NopTrampolineItem.shared
         super.init(observer: observer, cancel: cancel, counter: counter)
@@ -226,7 +226,7 @@ final class ObservableSequenceSink<Observer: ObserverType>: SteppingSink<Observe
     private let elements: [Element]
     @exclusivity(unchecked) private var index = 0
 
-    init(_ elements: [Element], scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
+    init(_ elements: [Element], scheduler: ImmediateSchedulerType, observer: Observer, cancel: SinkDisposer) {
         self.elements = elements
         super.init(
             scheduler: scheduler, observer: observer, cancel: cancel, counter: ResourceCounter.rxObservableSequenceSink)
@@ -259,7 +259,7 @@ where Observer.Element == Element {
     private let elementIsInt: Bool
     @exclusivity(unchecked) private var nextInt: Int
 
-    init(start: Element, count: Element, scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
+    init(start: Element, count: Element, scheduler: ImmediateSchedulerType, observer: Observer, cancel: SinkDisposer) {
         self.next = start
         self.remaining = Int(count)
         self.elementIsInt = Element.self == Int.self
@@ -301,7 +301,7 @@ final class ClosureSteppingSink<Observer: ObserverType>: SteppingSink<Observer> 
     /// `counter` names what it stands for in traces: `ObservableSequenceSink`, `GenerateSink`.
     init(
         next: @escaping () throws -> Element?, scheduler: ImmediateSchedulerType, observer: Observer,
-        cancel: Cancelable, counter: ResourceCounter
+        cancel: SinkDisposer, counter: ResourceCounter
     ) {
         self.next = next
         super.init(scheduler: scheduler, observer: observer, cancel: cancel, counter: counter)

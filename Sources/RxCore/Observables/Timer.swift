@@ -28,8 +28,8 @@ final class Timer<Element: RxAbstractInteger>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = TimerSink(observer: observer, cancel: cancel)
         let subscription: Disposable
         if let period {
@@ -51,7 +51,7 @@ final class Timer<Element: RxAbstractInteger>: Producer<Element> {
 }
 
 final class TimerSink<Observer: ObserverType>: Sink<Observer> {
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.rxTimerSink)
     }
 }

@@ -1,31 +1,48 @@
 /// The observer `subscribe(onNext:…)` makes: calls its closure from `onCore`.
 ///
-/// Made by `subscribe(onNext:onError:onCompleted:onDisposed:)`, it keeps the four handlers
-/// itself (no closure around them) and routes each event to its handler in `onCore`, as
-/// RxSwift's closure does; made with an event handler, `onCore` calls that.
+/// Made by `subscribe(onNext:onError:onCompleted:onDisposed:)`, it keeps the handlers itself (no
+/// closure around them) and routes each event to its handler, as RxSwift's closure does; made
+/// with an event handler, `onCore` calls that. It stores only `onNext`: the rest (`onError`,
+/// `onCompleted`, `onDisposed`'s disposable, the event handler, the call stack) go in a box
+/// (`Handlers`) made only when one of them is given. RxSwift keeps them in one closure; here
+/// `subscribe(onNext:)` costs a 48-byte block (docs/performance.md, "Bytes per subscription").
 public final class AnonymousObserver<Element>: ObserverBase<Element> {
     public typealias EventHandler = (Event<Element>) -> Void
 
-    private let eventHandler: EventHandler?
     private let nextHandler: ((Element) -> Void)?
-    private let errorHandler: ((Swift.Error) -> Void)?
-    private let completedHandler: (() -> Void)?
-    /// What `subscribe(onNext:…)` disposes after a stop event (`onDisposed`, or a no-op).
-    private let stopDisposable: Disposable
-    private let callStack: [String]
+
+    /// The rarely used handlers, in the observer's `ObserverExtras` box.
+    final class Handlers: ObserverExtras {
+        let eventHandler: EventHandler?
+        let errorHandler: ((Swift.Error) -> Void)?
+        let completedHandler: (() -> Void)?
+        /// What `subscribe(onNext:…)` disposes after a stop event (`onDisposed`, or a no-op).
+        let stopDisposable: Disposable
+        let callStack: [String]
+
+        init(
+            event: EventHandler?, error: ((Swift.Error) -> Void)?, completed: (() -> Void)?,
+            stop: Disposable, callStack: [String]
+        ) {
+            eventHandler = event
+            errorHandler = error
+            completedHandler = completed
+            stopDisposable = stop
+            self.callStack = callStack
+            super.init(counter: ResourceCounter.anonymousObserver)
+        }
+    }
 
     public convenience init(_ eventHandler: @escaping EventHandler, file: StaticString = #fileID, line: UInt = #line) {
         self.init(eventHandler, callSite: CallSite(file, line))
     }
 
     init(_ eventHandler: @escaping EventHandler, callSite: CallSite?) {
-        self.eventHandler = eventHandler
         self.nextHandler = nil
-        self.errorHandler = nil
-        self.completedHandler = nil
-        self.stopDisposable = NopDisposable.noOp
-        self.callStack = []
-        super.init(counter: .anonymousObserver, callSite: callSite)
+        let handlers = Handlers(
+            event: eventHandler, error: nil, completed: nil, stop: NopDisposable.noOp, callStack: []
+        )
+        super.init(box: handlers, callSite: callSite)
     }
 
     /// The observer of `subscribe(onNext:onError:onCompleted:onDisposed:)`. `onDisposed`
@@ -38,64 +55,75 @@ public final class AnonymousObserver<Element>: ObserverBase<Element> {
         onDisposed: (() -> Void)?,
         callSite: CallSite
     ) {
-        if let onDisposed {
-            stopDisposable = Disposables.create(with: onDisposed, file: callSite.file, line: callSite.line)
+        let callStack = Hooks.recordCallStackOnError ? Hooks.customCaptureSubscriptionCallstack() : []
+        nextHandler = onNext
+        if onError == nil, onCompleted == nil, onDisposed == nil, callStack.isEmpty {
+            super.init(counter: ResourceCounter.anonymousObserver, callSite: callSite)
         } else {
             // Nothing to run on dispose: not a node of its own (001's trace has none here).
-            stopDisposable = NopDisposable.noOp
+            let stopDisposable =
+                if let onDisposed {
+                    Disposables.create(with: onDisposed, file: callSite.file, line: callSite.line)
+                } else {
+                    NopDisposable.noOp
+                }
+            let handlers = Handlers(
+                event: nil, error: onError, completed: onCompleted, stop: stopDisposable, callStack: callStack
+            )
+            super.init(box: handlers, callSite: callSite)
         }
-        callStack = Hooks.recordCallStackOnError ? Hooks.customCaptureSubscriptionCallstack() : []
-        eventHandler = nil
-        nextHandler = onNext
-        errorHandler = onError
-        completedHandler = onCompleted
-        super.init(counter: .anonymousObserver, callSite: callSite)
+    }
+
+    /// The box of handlers, when it was given any (not retained: the observer holds it).
+    private var handlers: Handlers? {
+        let word = state.load(ordering: .relaxed)
+        guard word & observerOwnBoxFlag != 0, let box = ObserverExtras.box(word) else { return nil }
+        return unsafeDowncast(box.takeUnretainedValue(), to: Handlers.self)
     }
 
     /// What `subscribe(onNext:…)` returns: the subscription and the `onDisposed` disposable.
     @usableFromInline
     func subscription(_ subscription: __owned Disposable, callSite: CallSite) -> Disposable {
-        BinaryDisposable(consume subscription, stopDisposable, callSite: callSite)
+        if let handlers { return BinaryDisposable(consume subscription, handlers.stopDisposable, callSite: callSite) }
+        return BinaryDisposable(consume subscription, NopDisposable.noOp, callSite: callSite)
     }
 
     public override func onNextCore(_ element: Element) {
-        if eventHandler != nil {
-            wrapNext(element)
-        } else {
-            nextHandler?(element)
-        }
+        // `nextHandler?(…)` calls the stored closure without retaining it (`if let` would).
+        if nextHandler == nil { return wrapNext(element) }
+        nextHandler?(element)
     }
 
     // Out of line (docs/architecture.md, "Cold paths out of line").
     @inline(never)
-    private func wrapNext(_ element: Element) { eventHandler?(.next(element)) }
+    private func wrapNext(_ element: Element) { handlers?.eventHandler?(.next(element)) }
 
     public override func onCompletedCore() {
-        if eventHandler != nil {
-            onCore(.completed)
-        } else {
-            completedHandler?()
-            stopDisposable.dispose()
-        }
+        onCore(.completed)
     }
 
     public override func onCore(_ event: Event<Element>) {
-        if let eventHandler {
+        guard let handlers else {
+            if case .next(let element) = event { nextHandler?(element) }
+            if case .error(let error) = event { Hooks.defaultErrorHandler([], error) }
+            return
+        }
+        if let eventHandler = handlers.eventHandler {
             return eventHandler(event)
         }
         switch event {
         case .next(let element):
             nextHandler?(element)
         case .error(let error):
-            if let errorHandler {
+            if let errorHandler = handlers.errorHandler {
                 errorHandler(error)
             } else {
-                Hooks.defaultErrorHandler(callStack, error)
+                Hooks.defaultErrorHandler(handlers.callStack, error)
             }
-            stopDisposable.dispose()
+            handlers.stopDisposable.dispose()
         case .completed:
-            completedHandler?()
-            stopDisposable.dispose()
+            handlers.completedHandler?()
+            handlers.stopDisposable.dispose()
         }
     }
 }

@@ -1,27 +1,30 @@
 import Synchronization
 
-// The first bit of `ObserverBase.flags` (docs/architecture.md, "The flag byte").
-let observerStoppedFlag: UInt8 = 1
+// The first bit of `ObserverBase.state` (docs/architecture.md, "The flag byte"); the others
+// are in ObserverExtras.swift.
+let observerStoppedFlag: UInt = 1
 
 /// Base of terminal observers: lets events through until the first stop event, then nothing
 /// (the "stopped" flag of 001's step9).
 open class ObserverBase<Element>: Disposable, ObserverType {
-    /// `observerStoppedFlag` once stopped, plus a bit for an observer born while tracing: one
-    /// load lets an element of a running observer straight through when the byte is zero.
-    let flags: Atomic<UInt8>
-    // Not retained: counters live as long as the process (the registry holds them).
-    let resourceCounter: Unmanaged<ResourceCounter>
-    /// Trace state (Trace/ObserverBase+Trace.swift), made only while tracing.
-    let trace: TraceHop?
+    /// One word: `observerStoppedFlag`, a bit for an observer born while tracing, and above
+    /// them (objects are 16-byte aligned) the observer's `ResourceCounter`, or an
+    /// `ObserverExtras` box when it has one (ObserverExtras.swift). One load lets an element of
+    /// a running observer straight through when the two low bits are zero.
+    let state: Atomic<UInt>
 
     public init(counter: __shared ResourceCounter? = nil, callSite: CallSite? = nil) {
         let counter = counter ?? ResourceCounter.named("ObserverBase")
-        self.resourceCounter = Unmanaged.passUnretained(counter)
-        self.trace = TraceHop.observerBorn(counter, callSite) // counts it; a node too while tracing
-        self.flags = Atomic(trace == nil ? 0 : observerTracedFlag)
+        let word = UInt(bitPattern: Unmanaged.passUnretained(counter).toOpaque())
+        state = Atomic(ObserverExtras.born(word, counter, callSite))
     }
 
-    deinit { rxDeath(resourceCounter, traceID) }
+    /// A subclass's box of rarely used fields (counted with `box.counter`).
+    init(box: __owned ObserverExtras, callSite: CallSite?) {
+        state = Atomic(ObserverExtras.born(box: box, callSite))
+    }
+
+    deinit { ObserverExtras.died(state.load(ordering: .relaxed)) }
 
     /// Passes `next` while not stopped; passes the first stop event and stops.
     public final func on(_ event: Event<Element>) {
@@ -29,14 +32,14 @@ open class ObserverBase<Element>: Disposable, ObserverType {
         case .next(let element):
             onNext(element)
         case .error, .completed:
-            if trace != nil { return tracedStop(event) }
+            if state.load(ordering: .relaxed) & observerTracedFlag != 0 { return tracedStop(event) }
             if stop() { onCore(event) }
         }
     }
 
     /// `on(.next(element))` without building the `Event`.
     public final func onNext(_ element: Element) {
-        let flags = self.flags.load(ordering: .relaxed)
+        let flags = state.load(ordering: .relaxed) & (observerStoppedFlag | observerTracedFlag)
         if flags != 0 {
             if flags & observerTracedFlag != 0 { return tracedOnNext(element) }
             return // stopped
@@ -46,7 +49,7 @@ open class ObserverBase<Element>: Disposable, ObserverType {
 
     /// `on(.completed)` without building the `Event`.
     public final func onCompleted() {
-        if trace != nil { return tracedOnCompleted() }
+        if state.load(ordering: .relaxed) & observerTracedFlag != 0 { return tracedOnCompleted() }
         if stop() { onCompletedCore() }
     }
 
@@ -55,11 +58,11 @@ open class ObserverBase<Element>: Disposable, ObserverType {
         fatalError("ObserverBase.onCore must be overridden by \(type(of: self))")
     }
 
-    final var isStopped: Bool { flags.load(ordering: .relaxed) & observerStoppedFlag != 0 }
+    final var isStopped: Bool { state.load(ordering: .relaxed) & observerStoppedFlag != 0 }
 
     /// Sets the stopped flag; true for the call that stopped the observer.
     @inline(__always) final func stop() -> Bool {
-        flags.bitwiseOr(observerStoppedFlag, ordering: .acquiringAndReleasing).oldValue & observerStoppedFlag == 0
+        state.bitwiseOr(observerStoppedFlag, ordering: .acquiringAndReleasing).oldValue & observerStoppedFlag == 0
     }
 
     /// Handles an element that passed the stopped check; defaults to `onCore(.next(element))`.

@@ -25,7 +25,7 @@ final class AmbSink<Observer: ObserverType>: Sink<Observer> {
     /// The index of the winner, once one has spoken. Guarded by `lock`.
     private var winner: Int?
 
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.ambSink)
     }
 
@@ -98,8 +98,8 @@ final class Amb<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = AmbSink(observer: observer, cancel: cancel)
         let subscription = sink.run(sources)
         return (sink: sink, subscription: subscription)

@@ -40,7 +40,7 @@ where Observer.Element == [Element] {
     private var buffer: [Element] = []
     private var windowID = 0
 
-    init(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
+    init(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, observer: Observer, cancel: SinkDisposer) {
         self.timeSpan = timeSpan
         self.count = count
         self.scheduler = scheduler
@@ -113,8 +113,8 @@ final class BufferTimeCount<Element>: Producer<[Element]> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == [Element] {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == [Element] {
         let sink = BufferTimeCountSink<Element, Observer>(
             timeSpan: timeSpan, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
@@ -140,7 +140,7 @@ where Observer.Element == Observable<Element> {
     private var windowCount = 0
     private var windowID = 0
 
-    init(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
+    init(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, observer: Observer, cancel: SinkDisposer) {
         self.timeSpan = timeSpan
         self.count = count
         self.scheduler = scheduler
@@ -224,8 +224,8 @@ final class WindowTimeCount<Element>: Producer<Observable<Element>> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Observable<Element> {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Observable<Element> {
         let sink = WindowTimeCountSink<Element, Observer>(
             timeSpan: timeSpan, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)

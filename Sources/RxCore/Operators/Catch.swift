@@ -77,7 +77,7 @@ final class CatchSink<Observer: ObserverType>: ResubscribingSink<Observer> {
 
     private let handler: Handler
 
-    init(handler: @escaping Handler, observer: Observer, cancel: Cancelable) {
+    init(handler: @escaping Handler, observer: Observer, cancel: SinkDisposer) {
         self.handler = handler
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("CatchSink"))
     }
@@ -114,8 +114,8 @@ final class Catch<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = CatchSink(handler: handler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
@@ -129,7 +129,7 @@ final class CatchSequenceSink<Sources: Sequence, Observer: ObserverType>: Resubs
 where Sources.Element == Observable<Observer.Element> {
     private let remaining: Mutex<Sources.Iterator>
 
-    init(sources: Sources, observer: Observer, cancel: Cancelable) {
+    init(sources: Sources, observer: Observer, cancel: SinkDisposer) {
         self.remaining = Mutex(sources.makeIterator())
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("CatchSequenceSink"))
     }
@@ -164,8 +164,8 @@ final class CatchSequence<Sources: Sequence, Element>: Producer<Element> where S
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = CatchSequenceSink(sources: sources, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

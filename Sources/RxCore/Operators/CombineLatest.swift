@@ -158,8 +158,8 @@ final class CombineLatest<Value, Result>: Producer<Result> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Result {
         let sink = CombineLatestSink(
             arity: sources.count, completesEarly: true, disposesEndedSourceFirst: !isCollection, combine: combine,
             observer: observer, cancel: cancel, counter: .combineLatestSink)

@@ -164,7 +164,7 @@ class CombiningSink<Machine: CombiningStateMachine, Observer: ObserverType>: Sin
 
     init(
         arity: Int, completesEarly: Bool, disposesEndedSourceFirst: Bool,
-        combine: @escaping ([Value]) throws -> Observer.Element, observer: Observer, cancel: Cancelable,
+        combine: @escaping ([Value]) throws -> Observer.Element, observer: Observer, cancel: SinkDisposer,
         counter: ResourceCounter
     ) {
         self.machine = Mutex(Machine(arity: arity, completesEarly: completesEarly))

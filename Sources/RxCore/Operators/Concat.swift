@@ -72,7 +72,7 @@ where Sources.Element == Observable<Observer.Element> {
     /// Whether a thread is moving on, and how many more moves it owes.
     private let gate = Mutex<(moving: Bool, owed: Int)>((false, 0))
 
-    init(sources: Sources, observer: Observer, cancel: Cancelable) {
+    init(sources: Sources, observer: Observer, cancel: SinkDisposer) {
         iterator = sources.makeIterator()
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.concatSink)
     }
@@ -142,8 +142,8 @@ final class Concat<Sources: Swift.Sequence, Element>: Producer<Element> where So
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = ConcatSink(sources: sources, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

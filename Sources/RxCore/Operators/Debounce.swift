@@ -87,7 +87,7 @@ final class DebounceSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     private let machine = Mutex(DebounceStateMachine<Element>())
     private let timer = SerialDisposable()
 
-    init(dueTime: RxTimeInterval, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
+    init(dueTime: RxTimeInterval, scheduler: SchedulerType, observer: Observer, cancel: SinkDisposer) {
         self.dueTime = dueTime
         self.scheduler = scheduler
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.debounceSink)
@@ -156,8 +156,8 @@ final class Debounce<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = DebounceSink(dueTime: dueTime, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

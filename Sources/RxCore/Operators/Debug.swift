@@ -58,7 +58,7 @@ final class DebugSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     private let trimOutput: Bool
     private let formatter: DateFormatter
 
-    init(identifier: String, trimOutput: Bool, observer: Observer, cancel: Cancelable) {
+    init(identifier: String, trimOutput: Bool, observer: Observer, cancel: SinkDisposer) {
         self.trimOutput = trimOutput
         formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
@@ -105,8 +105,8 @@ final class Debug<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = DebugSink(identifier: identifier, trimOutput: trimOutput, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -49,7 +49,7 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     private let timer = SerialDisposable()
     let sourceSubscription = SingleAssignmentDisposable()
 
-    init(dueTime: RxTimeInterval, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
+    init(dueTime: RxTimeInterval, scheduler: SchedulerType, observer: Observer, cancel: SinkDisposer) {
         self.dueTime = dueTime
         self.scheduler = scheduler
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("DelaySink"))
@@ -153,8 +153,8 @@ final class Delay<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = DelaySink(dueTime: dueTime, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
@@ -164,7 +164,7 @@ final class Delay<Element>: Producer<Element> {
 // MARK: - delaySubscription
 
 final class DelaySubscriptionSink<Observer: ObserverType>: PassThroughSink<Observer> {
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("DelaySubscriptionSink"))
     }
 }
@@ -183,8 +183,8 @@ final class DelaySubscription<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = DelaySubscriptionSink(observer: observer, cancel: cancel)
         let subscription = SerialDisposable()
         subscription.disposable = scheduler.scheduleRelative((), dueTime: dueTime) { [source] _ in

@@ -56,7 +56,7 @@ final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<Observer
 
     init(
         selector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool, observer: Observer,
-        cancel: Cancelable
+        cancel: SinkDisposer
     ) {
         self.selector = selector
         self.comparer = comparer
@@ -106,8 +106,8 @@ final class DistinctUntilChanged<Element, Key>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = DistinctUntilChangedSink(selector: selector, comparer: comparer, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -53,7 +53,7 @@ final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
 
     init(
         eventHandler: @escaping EventHandler, afterEventHandler: @escaping EventHandler, observer: Observer,
-        cancel: Cancelable
+        cancel: SinkDisposer
     ) {
         self.eventHandler = eventHandler
         self.afterEventHandler = afterEventHandler
@@ -98,8 +98,8 @@ final class Do<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         onSubscribe?()
         let sink = DoSink(
             eventHandler: eventHandler, afterEventHandler: afterEventHandler, observer: observer, cancel: cancel)

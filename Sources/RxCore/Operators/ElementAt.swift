@@ -38,7 +38,7 @@ final class ElementAtSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
 
     private var remaining: Int
 
-    init(index: Int, observer: Observer, cancel: Cancelable) {
+    init(index: Int, observer: Observer, cancel: SinkDisposer) {
         self.remaining = index
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.elementAtSink)
     }
@@ -78,8 +78,8 @@ final class ElementAt<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = ElementAtSink(index: index, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -92,7 +92,7 @@ final class FirstSink<SourceType, Observer: ObserverType>: Sink<Observer>, Obser
 where Observer.Element == SourceType? {
     typealias Element = SourceType
 
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.firstSink)
     }
 
@@ -127,8 +127,8 @@ final class First<SourceType>: Producer<SourceType?> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == SourceType? {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == SourceType? {
         let sink = FirstSink<SourceType, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -143,7 +143,7 @@ final class SingleAsyncSink<Observer: ObserverType>: Sink<Observer>, ObserverTyp
     private let predicate: ((Element) throws -> Bool)?
     private var seenValue = false
 
-    init(predicate: ((Element) throws -> Bool)?, observer: Observer, cancel: Cancelable) {
+    init(predicate: ((Element) throws -> Bool)?, observer: Observer, cancel: SinkDisposer) {
         self.predicate = predicate
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.singleAsyncSink)
     }
@@ -189,8 +189,8 @@ final class SingleAsync<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = SingleAsyncSink(predicate: predicate, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

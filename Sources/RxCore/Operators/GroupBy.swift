@@ -42,7 +42,7 @@ where Observer.Element == GroupedObservable<Key, Element> {
     private let refCount: RefCountDisposable
     private var groups: [Key: PublishSubject<Element>] = [:]
 
-    init(keySelector: @escaping (Element) throws -> Key, observer: Observer, cancel: Cancelable) {
+    init(keySelector: @escaping (Element) throws -> Key, observer: Observer, cancel: SinkDisposer) {
         self.keySelector = keySelector
         self.refCount = RefCountDisposable(disposable: group)
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.groupBySink)
@@ -113,8 +113,9 @@ final class GroupBy<Key: Hashable, Element>: Producer<GroupedObservable<Key, Ele
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == GroupedObservable<Key, Element> {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable)
+    where Observer.Element == GroupedObservable<Key, Element> {
         let sink = GroupBySink(keySelector: keySelector, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

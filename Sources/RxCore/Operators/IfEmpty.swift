@@ -38,7 +38,7 @@ final class IfEmptySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     let sourceSubscription = SingleAssignmentDisposable()
     let fallbackSubscription = SingleAssignmentDisposable()
 
-    init(fallback: IfEmptyFallback<Element>, observer: Observer, cancel: Cancelable, counter: ResourceCounter) {
+    init(fallback: IfEmptyFallback<Element>, observer: Observer, cancel: SinkDisposer, counter: ResourceCounter) {
         self.fallback = fallback
         super.init(observer: observer, cancel: cancel, counter: counter)
     }
@@ -93,8 +93,8 @@ final class IfEmpty<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let counter: ResourceCounter
         switch fallback {
         case .element: counter = .defaultIfEmptySink

@@ -12,7 +12,7 @@ final class IgnoreElementsSink<SourceType, Observer: ObserverType>: Sink<Observe
 where Observer.Element == Swift.Never {
     typealias Element = SourceType
 
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.ignoreElementsSink)
     }
 
@@ -42,8 +42,8 @@ final class IgnoreElements<SourceType>: Producer<Swift.Never> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Swift.Never {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Swift.Never {
         let sink = IgnoreElementsSink<SourceType, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

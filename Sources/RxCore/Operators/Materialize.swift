@@ -17,7 +17,7 @@ final class MaterializeSink<SourceType, Observer: ObserverType>: Sink<Observer>,
 where Observer.Element == Event<SourceType> {
     typealias Element = SourceType
 
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.materializeSink)
     }
 
@@ -47,8 +47,8 @@ final class Materialize<Element>: Producer<Event<Element>> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Event<Element> {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Event<Element> {
         let sink = MaterializeSink<Element, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -59,7 +59,7 @@ final class DematerializeSink<SourceType: EventConvertible, Observer: ObserverTy
 where Observer.Element == SourceType.Element {
     typealias Element = SourceType
 
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.dematerializeSink)
     }
 
@@ -89,8 +89,8 @@ final class Dematerialize<SourceType: EventConvertible>: Producer<SourceType.Ele
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == SourceType.Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == SourceType.Element {
         let sink = DematerializeSink<SourceType, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -21,7 +21,7 @@ extension ObservableType {
 }
 
 final class MulticastSink<Subject: SubjectType, Observer: ObserverType>: PassThroughSink<Observer> {
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: .multicastSink)
     }
 
@@ -59,8 +59,8 @@ final class Multicast<Subject: SubjectType, Result>: Producer<Result> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Result {
         let sink = MulticastSink<Subject, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.run(self)
         return (sink: sink, subscription: subscription)

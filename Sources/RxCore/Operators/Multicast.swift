@@ -189,7 +189,7 @@ where Connectable.Element == Observer.Element {
     private let parent: RefCount<Connectable>
     private var connectionIDSnapshot: Int64 = -1
 
-    init(parent: RefCount<Connectable>, observer: Observer, cancel: Cancelable) {
+    init(parent: RefCount<Connectable>, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("RefCountSink"))
     }
@@ -267,8 +267,8 @@ final class RefCount<Connectable: ConnectableObservableType>: Producer<Connectab
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = RefCountSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

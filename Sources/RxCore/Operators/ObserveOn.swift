@@ -38,7 +38,7 @@ final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
     private let scheduled = ObserveOnPendingWork()
     let sourceSubscription = SingleAssignmentDisposable()
 
-    init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
+    init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: SinkDisposer) {
         self.scheduler = scheduler
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("ObserveOnSink"))
     }
@@ -127,8 +127,8 @@ final class ObserveOn<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = ObserveOnSink(scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

@@ -148,7 +148,7 @@ final class ResultPartitionSink<Success, Observer: ObserverType>: Sink<Observer>
 
     private let pick: (Element) -> Observer.Element?
 
-    init(pick: @escaping (Element) -> Observer.Element?, observer: Observer, cancel: Cancelable) {
+    init(pick: @escaping (Element) -> Observer.Element?, observer: Observer, cancel: SinkDisposer) {
         self.pick = pick
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("ResultPartitionSink"))
     }
@@ -182,8 +182,8 @@ final class ResultPartition<Success, Picked>: Producer<Picked> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Picked {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Picked {
         let sink = ResultPartitionSink<Success, Observer>(pick: pick, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -69,7 +69,7 @@ final class RetrySink<Observer: ObserverType>: ResubscribingSink<Observer> {
     private let source: Observable<Element>
     private let attemptsLeft: Mutex<Int?>
 
-    init(source: Observable<Element>, maxAttemptCount: Int?, observer: Observer, cancel: Cancelable) {
+    init(source: Observable<Element>, maxAttemptCount: Int?, observer: Observer, cancel: SinkDisposer) {
         self.source = source
         self.attemptsLeft = Mutex(maxAttemptCount)
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("RetrySink"))
@@ -118,8 +118,8 @@ final class Retry<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = RetrySink(source: source, maxAttemptCount: maxAttemptCount, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -165,7 +165,7 @@ final class RetryWhenSink<Observer: ObserverType, Error: Swift.Error>: Resubscri
     /// The failed attempt's subscription to `notifier`.
     private let listener = SerialDisposable()
 
-    init(source: Observable<Element>, observer: Observer, cancel: Cancelable) {
+    init(source: Observable<Element>, observer: Observer, cancel: SinkDisposer) {
         self.source = source
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("RetryWhenSink"))
     }
@@ -212,8 +212,8 @@ final class RetryWhen<Element, Error: Swift.Error>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = RetryWhenSink<Observer, Error>(source: source, observer: observer, cancel: cancel)
         let subscription = sink.run(notificationHandler)
         return (sink: sink, subscription: subscription)

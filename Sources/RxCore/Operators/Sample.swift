@@ -24,7 +24,7 @@ final class SampleSink<SampleType, Observer: ObserverType>: Sink<Observer>, Obse
     private var element: Element?
     private var atEnd = false
 
-    init(defaultValue: Element?, observer: Observer, cancel: Cancelable) {
+    init(defaultValue: Element?, observer: Observer, cancel: SinkDisposer) {
         self.defaultValue = defaultValue
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.sampleSink)
     }
@@ -103,8 +103,8 @@ final class Sample<Element, SampleType>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = SampleSink<SampleType, Observer>(defaultValue: defaultValue, observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, sampler: sampler)
         return (sink: sink, subscription: subscription)

@@ -63,7 +63,7 @@ final class ScanSink<SourceType, Observer: ObserverType>: Sink<Observer>, Observ
 
     init(
         seed: Accumulate, accumulator: @escaping (inout Accumulate, SourceType) throws -> Void, observer: Observer,
-        cancel: Cancelable
+        cancel: SinkDisposer
     ) {
         self.accumulate = seed
         self.accumulator = accumulator
@@ -109,8 +109,8 @@ final class Scan<Element, Accumulate>: Producer<Accumulate> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Accumulate {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Accumulate {
         let sink = ScanSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -126,7 +126,7 @@ final class ReduceSink<SourceType, AccumulateType, Observer: ObserverType>: Sink
     private let parent: Parent
     @exclusivity(unchecked) private var accumulation: AccumulateType
 
-    init(parent: Parent, observer: Observer, cancel: Cancelable) {
+    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         self.accumulation = parent.seed
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.reduceSink)
@@ -180,8 +180,8 @@ final class Reduce<SourceType, AccumulateType, ResultType>: Producer<ResultType>
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == ResultType {
         let sink = ReduceSink(parent: self, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -196,7 +196,7 @@ where Observer.Element == [SourceType] {
 
     @exclusivity(unchecked) private var elements: [SourceType] = []
 
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.toArraySink)
     }
 
@@ -229,8 +229,8 @@ final class ToArray<SourceType>: Producer<[SourceType]> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == [SourceType] {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == [SourceType] {
         let sink = ToArraySink<SourceType, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

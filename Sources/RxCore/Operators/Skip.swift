@@ -48,7 +48,7 @@ final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
 
     private var remaining: Int
 
-    init(count: Int, observer: Observer, cancel: Cancelable) {
+    init(count: Int, observer: Observer, cancel: SinkDisposer) {
         self.remaining = count
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.skipCountSink)
     }
@@ -84,8 +84,8 @@ final class SkipCount<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = SkipCountSink(count: count, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -100,7 +100,7 @@ final class SkipWhileSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
     private let predicate: (Element) throws -> Bool
     private var running = false
 
-    init(predicate: @escaping (Element) throws -> Bool, observer: Observer, cancel: Cancelable) {
+    init(predicate: @escaping (Element) throws -> Bool, observer: Observer, cancel: SinkDisposer) {
         self.predicate = predicate
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.skipWhileSink)
     }
@@ -140,8 +140,8 @@ final class SkipWhile<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = SkipWhileSink(predicate: predicate, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -158,7 +158,7 @@ final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>, Observ
     /// Set (under `lock`) once `other` has emitted.
     fileprivate var forwardElements = false
 
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.skipUntilSink)
     }
 
@@ -232,8 +232,8 @@ final class SkipUntil<Element, Other>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = SkipUntilSink<Other, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, other: other)
         return (sink: sink, subscription: subscription)

@@ -14,7 +14,7 @@ extension ObservableType {
 /// Emits the prefix from `run`, then forwards the source; disposes the subscription as soon as
 /// the source ends.
 final class StartWithSink<Observer: ObserverType>: PassThroughSink<Observer> {
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.startWithSink)
     }
 
@@ -39,8 +39,8 @@ final class StartWith<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = StartWithSink(observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, elements: elements)
         return (sink: sink, subscription: subscription)

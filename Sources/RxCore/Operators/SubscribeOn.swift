@@ -24,7 +24,7 @@ extension ObservableType {
 }
 
 final class SubscribeOnSink<Observer: ObserverType>: PassThroughSink<Observer> {
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("SubscribeOnSink"))
     }
 
@@ -54,8 +54,8 @@ final class SubscribeOn<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = SubscribeOnSink(observer: observer, cancel: cancel)
         let subscription = sink.run(source, scheduler: scheduler)
         return (sink: sink, subscription: subscription)

@@ -138,7 +138,7 @@ where Observer.Element == Source.Element {
     private let outerSubscription = SingleAssignmentDisposable()
     private let innerSubscription = SerialDisposable()
 
-    init(selector: @escaping (SourceElement) throws -> Source, observer: Observer, cancel: Cancelable) {
+    init(selector: @escaping (SourceElement) throws -> Source, observer: Observer, cancel: SinkDisposer) {
         self.selector = selector
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.switchSink)
     }
@@ -258,8 +258,8 @@ final class FlatMapLatest<SourceElement, Source: ObservableConvertibleType>: Pro
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Source.Element {
         let sink = SwitchSink(selector: selector, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

@@ -86,7 +86,7 @@ final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType 
 
     private var remaining: Int
 
-    init(count: Int, observer: Observer, cancel: Cancelable) {
+    init(count: Int, observer: Observer, cancel: SinkDisposer) {
         self.remaining = count
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.takeCountSink)
     }
@@ -124,8 +124,8 @@ final class TakeCount<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeCountSink(count: count, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -142,7 +142,7 @@ final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, Observ
     fileprivate let lock = NSRecursiveLock()
     fileprivate let otherSubscription = SingleAssignmentDisposable()
 
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.takeUntilSink)
     }
 
@@ -214,8 +214,8 @@ final class TakeUntil<Element, Other>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeUntilSink<Other, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, other: other)
         return (sink: sink, subscription: subscription)
@@ -231,8 +231,9 @@ final class TakeUntilPredicateSink<Observer: ObserverType>: Sink<Observer>, Obse
     private let behavior: TakeBehavior
     private var running = true
 
-    init(predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior, observer: Observer, cancel: Cancelable)
-    {
+    init(
+        predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior, observer: Observer, cancel: SinkDisposer
+    ) {
         self.predicate = predicate
         self.behavior = behavior
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.takeUntilPredicateSink)
@@ -283,8 +284,8 @@ final class TakeUntilPredicate<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeUntilPredicateSink(predicate: predicate, behavior: behavior, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -300,7 +301,7 @@ final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     @exclusivity(unchecked) private var elements: [Element] = []
     private var head = 0
 
-    init(count: Int, observer: Observer, cancel: Cancelable) {
+    init(count: Int, observer: Observer, cancel: SinkDisposer) {
         self.count = count
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.takeLastSink)
     }
@@ -345,8 +346,8 @@ final class TakeLast<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeLastSink(count: count, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

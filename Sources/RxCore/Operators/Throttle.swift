@@ -139,7 +139,7 @@ final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     private let timer = SerialDisposable()
     private let sourceSubscription = SingleAssignmentDisposable()
 
-    init(dueTime: RxTimeInterval, latest: Bool, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
+    init(dueTime: RxTimeInterval, latest: Bool, scheduler: SchedulerType, observer: Observer, cancel: SinkDisposer) {
         self.scheduler = scheduler
         self.machine = Mutex(ThrottleStateMachine(dueTime: dueTime.throttleSeconds, latest: latest))
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.throttleSink)
@@ -223,8 +223,8 @@ final class Throttle<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = ThrottleSink(
             dueTime: dueTime, latest: latest, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)

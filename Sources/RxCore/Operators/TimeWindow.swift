@@ -51,7 +51,7 @@ final class TimeWindowSink<Observer: ObserverType>: Sink<Observer>, ObserverType
     /// Whether elements pass now.
     private var open: Bool
 
-    init(keeps: Bool, observer: Observer, cancel: Cancelable, counter: ResourceCounter) {
+    init(keeps: Bool, observer: Observer, cancel: SinkDisposer, counter: ResourceCounter) {
         self.keeps = keeps
         self.open = keeps
         super.init(observer: observer, cancel: cancel, counter: counter)
@@ -107,8 +107,8 @@ final class TimeWindow<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = TimeWindowSink(
             keeps: keeps, observer: observer, cancel: cancel, counter: keeps ? .takeTimeSink : .skipTimeSink)
         let subscription = sink.run(source, duration: duration, scheduler: scheduler)

@@ -54,7 +54,7 @@ final class TimeoutSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     private let timer = SerialDisposable()
     private let subscription = SerialDisposable()
 
-    init(parent: Timeout<Element>, observer: Observer, cancel: Cancelable) {
+    init(parent: Timeout<Element>, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("TimeoutSink"))
     }
@@ -125,8 +125,8 @@ final class Timeout<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = TimeoutSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

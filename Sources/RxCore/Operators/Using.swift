@@ -16,7 +16,7 @@ extension ObservableType {
 }
 
 final class UsingSink<Resource: Disposable, Observer: ObserverType>: PassThroughSink<Observer> {
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.named("UsingSink"))
     }
 
@@ -48,8 +48,8 @@ final class Using<Element, Resource: Disposable>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = UsingSink<Resource, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.run(self)
         return (sink: sink, subscription: subscription)

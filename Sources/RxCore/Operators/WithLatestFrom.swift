@@ -36,7 +36,7 @@ final class WithLatestFromSink<FirstType, SecondType, Observer: ObserverType>: S
     /// The latest element of `second`. Guarded by `lock`.
     fileprivate var latest: SecondType?
 
-    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: Cancelable) {
+    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
         self.resultSelector = resultSelector
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.withLatestFromSink)
     }
@@ -120,8 +120,8 @@ final class WithLatestFrom<FirstType, SecondType, ResultType>: Producer<ResultTy
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == ResultType {
         let sink = WithLatestFromSink(resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = sink.run(first: first, second: second)
         return (sink: sink, subscription: subscription)

@@ -30,7 +30,7 @@ final class WithUnretainedSink<Object: AnyObject, SourceType, Observer: Observer
     private weak var object: Object?
     private let resultSelector: ResultSelector
 
-    init(object: Object?, resultSelector: @escaping ResultSelector, observer: Observer, cancel: Cancelable) {
+    init(object: Object?, resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
         self.object = object
         self.resultSelector = resultSelector
         super.init(observer: observer, cancel: cancel, counter: .withUnretainedSink)
@@ -67,8 +67,8 @@ final class WithUnretained<Object: AnyObject, SourceType, ResultType>: Producer<
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == ResultType {
         let sink = WithUnretainedSink(
             object: object, resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)

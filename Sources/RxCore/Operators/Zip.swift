@@ -143,8 +143,8 @@ final class Zip<Value, Result>: Producer<Result> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Result {
         // The collection form is the one that completes early and acts on a source's end first.
         let sink = ZipSink(
             arity: sources.count, completesEarly: completesEarly, disposesEndedSourceFirst: !completesEarly,

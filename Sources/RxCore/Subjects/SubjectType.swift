@@ -11,24 +11,19 @@ public protocol SubjectType: ObservableType {
 /// The subscribers of a subject, in the order RxSwift's subjects deliver to them (`BagOrder`),
 /// with cheap snapshots for dispatch.
 ///
-/// Not generic: each observer is kept as one closure that takes a pointer to what it receives
-/// (an `Element`, or an `Event<Element>`), so inserting, removing and walking the list in
-/// generic code costs no metadata lookup and a subscription makes one closure
-/// (docs/architecture.md, "Generic metadata").
+/// Not generic: each observer is kept in a small object (`Handler`) whose method takes a pointer
+/// to what it receives (an `Element`, or an `Event<Element>`), so inserting, removing and walking
+/// the list in generic code costs no metadata lookup (docs/architecture.md, "Generic metadata").
+/// The subject's list (and a snapshot being delivered to) holds it, not the disposable
+/// `subscribe` returns, so the observer goes when the subject lets go of it, as in RxSwift.
 struct ObserverList {
-    /// What a `Handler`'s pointer points to.
-    enum Delivery {
-        /// An `Element`: the observer's `onNext`.
-        case element
-        /// An `Event<Element>`: the observer's `on`.
-        case event
-    }
-
-    /// Calls the observer's `onNext` or `on` with what the pointer points to.
-    typealias Handler = (UnsafeRawPointer, Delivery) -> Void
+    typealias Handler = SubjectObserverEntry
     private var order = BagOrder()
     /// The observers, in delivery order.
     private(set) var handlers: [Handler] = []
+    /// Makes the entries of the first observer type subscribed (`SubjectEntryMaker`).
+    private var keptMaker: SubjectEntryMaker?
+    private var keptMakerType: ObjectIdentifier?
 
     var isEmpty: Bool { order.isEmpty }
 
@@ -39,22 +34,12 @@ struct ObserverList {
     ) -> Int where Observer.Element == Element {
         let (key, index) = order.insert()
         if let traced {
-            handlers.append { pointer, delivery in
-                Self.deliver(pointer, delivery, to: traced)
-            }
+            handlers.append(Self.tracedEntry(traced))
         } else {
-            // The element path touches no `Event` (docs/architecture.md, "Generic metadata").
-            handlers.append { pointer, delivery in
-                if delivery == .element {
-                    observer.onNext(pointer.assumingMemoryBound(to: Element.self).pointee)
-                } else {
-                    Self.deliverEvent(pointer, to: observer)
-                }
-            }
+            let maker = self.maker(for: Observer.self)
+            handlers.append(withUnsafePointer(to: observer) { maker.make($0) })
         }
-        // A new subscriber in the free first slot: moved from the end to the front by swaps,
-        // which keep the closures as the array stores them (taken out and put back, each would
-        // be wrapped in a reabstraction thunk).
+        // A new subscriber in the free first slot: moved from the end to the front by swaps.
         var position = handlers.count - 1
         while position > index {
             handlers.swapAt(position, position - 1)
@@ -63,19 +48,24 @@ struct ObserverList {
         return key
     }
 
+    /// The maker of entries for observers of type `Observer`: the one kept, or a new one (kept
+    /// when none is).
+    private mutating func maker<Observer: ObserverType>(for _: Observer.Type) -> SubjectEntryMaker {
+        if let maker = keptMaker, keptMakerType == ObjectIdentifier(Observer.self) { return maker }
+        let maker = Self.newMaker(Observer.self)
+        if keptMaker == nil { (keptMaker, keptMakerType) = (maker, ObjectIdentifier(Observer.self)) }
+        return maker
+    }
+
+    // Out of line: naming a generic class looks its metadata up.
     @inline(never)
-    private static func deliverEvent<Observer: ObserverType>(_ pointer: UnsafeRawPointer, to observer: Observer) {
-        observer.on(pointer.assumingMemoryBound(to: Event<Observer.Element>.self).pointee)
+    private static func newMaker<Observer: ObserverType>(_: Observer.Type) -> SubjectEntryMaker {
+        SubjectEntryMakerOf<Observer>()
     }
 
     @inline(never)
-    private static func deliver<Element>(
-        _ pointer: UnsafeRawPointer, _ delivery: Delivery, to traced: (Event<Element>) -> Void
-    ) {
-        switch delivery {
-        case .element: traced(.next(pointer.assumingMemoryBound(to: Element.self).pointee))
-        case .event: traced(pointer.assumingMemoryBound(to: Event<Element>.self).pointee)
-        }
+    private static func tracedEntry<Element>(_ traced: @escaping (Event<Element>) -> Void) -> Handler {
+        TracedSubjectObserverEntry(traced)
     }
 
     mutating func remove(_ key: Int) {
@@ -87,7 +77,10 @@ struct ObserverList {
     static func dispatch<Element>(_ element: Element, to handlers: [Handler]) {
         withUnsafePointer(to: element) { pointer in
             let raw = UnsafeRawPointer(pointer)
-            for handler in handlers { handler(raw, .element) }
+            // The loop reads the array in place rather than through an iterator's copy of it.
+            handlers.withUnsafeBufferPointer { buffer in
+                for index in buffer.indices { buffer[index].deliver(element: raw) }
+            }
         }
     }
 
@@ -95,13 +88,13 @@ struct ObserverList {
     static func dispatch<Element>(event: Event<Element>, to handlers: [Handler]) {
         withUnsafePointer(to: event) { pointer in
             let raw = UnsafeRawPointer(pointer)
-            for handler in handlers { handler(raw, .event) }
+            for handler in handlers { handler.deliver(event: raw) }
         }
     }
 
     /// Sends `event` to one handler (its `on`).
     static func send<Element>(_ event: Event<Element>, to handler: Handler) {
-        withUnsafePointer(to: event) { pointer in handler(UnsafeRawPointer(pointer), .event) }
+        withUnsafePointer(to: event) { pointer in handler.deliver(event: UnsafeRawPointer(pointer)) }
     }
 
     mutating func removeAll() {
@@ -110,21 +103,94 @@ struct ObserverList {
     }
 }
 
+/// One observer in a subject's list: delivers to it through a method. RxSwift keeps a closure
+/// in the subject's `Bag`; an object holding only the observer is 24 bytes where the closure's
+/// context was 48 (docs/performance.md, "Bytes per subscription").
+class SubjectObserverEntry {
+    /// Calls the observer's `onNext` with the `Element` at `element`.
+    func deliver(element: UnsafeRawPointer) {}
+
+    /// Calls the observer's `on` with the `Event<Element>` at `event`.
+    func deliver(event: UnsafeRawPointer) {}
+}
+
+final class SubjectObserverEntryOf<Observer: ObserverType>: SubjectObserverEntry {
+    private let observer: Observer
+
+    required init(_ observer: Observer) { self.observer = observer }
+
+    // The element path touches no `Event` (docs/architecture.md, "Generic metadata").
+    override func deliver(element: UnsafeRawPointer) {
+        observer.onNext(element.assumingMemoryBound(to: Observer.Element.self).pointee)
+    }
+
+    override func deliver(event: UnsafeRawPointer) {
+        observer.on(event.assumingMemoryBound(to: Event<Observer.Element>.self).pointee)
+    }
+}
+
+/// The entry of an observer subscribed while tracing: the tracing wrapper (`tracedHandler`)
+/// gets every event, elements too.
+final class TracedSubjectObserverEntry<Element>: SubjectObserverEntry {
+    private let traced: (Event<Element>) -> Void
+
+    init(_ traced: @escaping (Event<Element>) -> Void) { self.traced = traced }
+
+    override func deliver(element: UnsafeRawPointer) {
+        traced(.next(element.assumingMemoryBound(to: Element.self).pointee))
+    }
+
+    override func deliver(event: UnsafeRawPointer) {
+        traced(event.assumingMemoryBound(to: Event<Element>.self).pointee)
+    }
+}
+
+/// Makes a subject's entries for observers of one type. A subject's `subscribe` runs
+/// unspecialised, where naming `SubjectObserverEntryOf<Observer>` looks its metadata up in the
+/// runtime's cache (about 300 instructions); a subject keeps the maker of its first observer
+/// type, which keeps the entry's type at hand, as `SinkRunner` keeps a sink's
+/// (docs/architecture.md, "Generic metadata").
+class SubjectEntryMaker {
+    /// An entry for the observer at `observer`.
+    func make(_ observer: UnsafeRawPointer) -> SubjectObserverEntry {
+        fatalError("SubjectEntryMaker.make must be overridden")
+    }
+}
+
+final class SubjectEntryMakerOf<Observer: ObserverType>: SubjectEntryMaker {
+    private let entryType = SubjectObserverEntryOf<Observer>.self
+
+    override func make(_ observer: UnsafeRawPointer) -> SubjectObserverEntry {
+        entryType.init(observer.assumingMemoryBound(to: Observer.self).pointee)
+    }
+}
+
 /// What a subject's subscription returns: removes the observer from the subject.
-final class SubscriptionDisposable: DisposeBase, Disposable {
+///
+/// One state word holds the disposed bit and, above it, the trace node id (0 when not traced),
+/// and `deinit` names its counter: 48 bytes, a 64-byte block (docs/performance.md).
+final class SubscriptionDisposable: Disposable, TraceIdentifiable {
+    private let state: Atomic<UInt64>
     private weak var owner: SubjectUnsubscribing?
     private let key: Int
-    private let disposed = Atomic<Bool>(false)
 
     init(owner: SubjectUnsubscribing, key: Int) {
         self.owner = owner
         self.key = key
-        super.init(counter: .subscriptionDisposable)
+        state = Atomic(rxBirth(ResourceCounter.subscriptionDisposable, .disposable, nil) << 1)
+    }
+
+    deinit { rxDeath(ResourceCounter.subscriptionDisposable, traceID) }
+
+    /// Trace node id (0 when not traced).
+    var traceID: UInt64 {
+        @inline(__always) get { state.load(ordering: .relaxed) >> 1 }
     }
 
     func dispose() {
-        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        traceDisposed(traceID)
+        let previous = state.bitwiseOr(1, ordering: .acquiringAndReleasing).oldValue
+        guard previous & 1 == 0 else { return }
+        traceDisposed(previous >> 1)
         owner?.unsubscribe(key)
     }
 }

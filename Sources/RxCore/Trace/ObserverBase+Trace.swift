@@ -1,13 +1,23 @@
-/// The bit of `ObserverBase.flags` an observer born while tracing has set (docs/architecture.md,
-/// "The flag byte").
-let observerTracedFlag: UInt8 = 2
+/// The bit of `ObserverBase.state` an observer born while tracing has set (docs/architecture.md,
+/// "The flag byte"); such an observer keeps its `TraceHop` in its `ObserverExtras` box.
+let observerTracedFlag: UInt = 2
 
 /// An observer is a node of its own, records the events it receives itself, and checks its own
 /// `on` calls for overlaps (`TraceHop`), wherever they come from.
 extension ObserverBase: TraceIdentifiable, TraceSelfRecording, TraceSelfChecking {
     /// Trace node id (0 when not traced). Inlined: `deinit` and `dispose` read it.
     public var traceID: UInt64 {
-        @inline(__always) get { trace?.node ?? 0 }
+        @inline(__always) get {
+            let word = state.load(ordering: .relaxed)
+            return word & observerTracedFlag == 0 ? 0 : ObserverExtras.tracedNode(word)
+        }
+    }
+
+    /// The trace state of an observer born while tracing (nil for any other).
+    var trace: TraceHop? {
+        let word = state.load(ordering: .relaxed)
+        guard word & observerTracedFlag != 0 else { return nil }
+        return ObserverExtras.box(word)?.takeUnretainedValue().trace
     }
 }
 

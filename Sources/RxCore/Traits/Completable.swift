@@ -203,7 +203,7 @@ final class AndThenSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     private let second: Observable<Observer.Element>
     private let subscription = SerialDisposable()
 
-    init(second: Observable<Observer.Element>, observer: Observer, cancel: Cancelable) {
+    init(second: Observable<Observer.Element>, observer: Observer, cancel: SinkDisposer) {
         self.second = second
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.andThenSink)
     }
@@ -240,8 +240,8 @@ final class AndThen<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = AndThenSink(second: second, observer: observer, cancel: cancel)
         let subscription = sink.run(completable: completable)
         return (sink: sink, subscription: subscription)

@@ -239,7 +239,7 @@ final class AsPrimitiveSink<Observer: ObserverType>: Sink<Observer>, ObserverTyp
     private let allowsEmpty: Bool
     private var element: Element?
 
-    init(allowsEmpty: Bool, observer: Observer, cancel: Cancelable) {
+    init(allowsEmpty: Bool, observer: Observer, cancel: SinkDisposer) {
         self.allowsEmpty = allowsEmpty
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.rxAsPrimitiveSink)
     }
@@ -282,8 +282,8 @@ final class AsPrimitive<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Element {
         let sink = AsPrimitiveSink(allowsEmpty: allowsEmpty, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -294,7 +294,7 @@ final class AsCompletableSink<SourceElement, Observer: ObserverType>: Sink<Obser
 where Observer.Element == Never {
     typealias Element = SourceElement
 
-    init(observer: Observer, cancel: Cancelable) {
+    init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel, counter: ResourceCounter.rxAsCompletableSink)
     }
 
@@ -322,8 +322,8 @@ final class AsCompletable<SourceElement>: Producer<Never> {
     }
 
     override func run<Observer: ObserverType>(
-        _ observer: Observer, cancel: Cancelable
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Never {
         let sink = AsCompletableSink<SourceElement, Observer>(observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
