@@ -28,6 +28,8 @@ let package = Package(
             name: "Workloads",
             dependencies: [
                 .product(name: "RxCore", package: "RxAnatomy"),
+                // Counts the records of the traces RXTRACE writes (rxtrace/3 is binary).
+                .product(name: "RxTrace", package: "RxAnatomy"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]

@@ -21,7 +21,8 @@ public enum TraceFileError: Error, Equatable, CustomStringConvertible {
             if let found {
                 return
                     "\(path): unknown trace format \"\(found)\" (this rxtrace reads "
-                    + "\"\(TraceDocument.currentFormat)\" and \"\(TraceRecordReader.formatName)\")"
+                    + "\"\(TraceDocument.currentFormat)\", \"\(TraceRecordReader.formatName)\" and "
+                    + "\"\(TraceFormat.v3.rawValue)\")"
             }
             return "\(path): not a trace (no \"format\" field)"
         case .invalid(let path, let reason): return "\(path): invalid trace: \(reason)"
@@ -31,7 +32,7 @@ public enum TraceFileError: Error, Equatable, CustomStringConvertible {
 }
 
 extension TraceDocument {
-    /// Reads and checks a trace file, `rxtrace/1` or `rxtrace/2`. A cut-short `rxtrace/2` file
+    /// Reads and checks a trace file, `rxtrace/1`, `rxtrace/2` or `rxtrace/3`. A cut-short streamed file
     /// (no `end` record) reads as what it holds, with `meta["cut"] = "seq N"`.
     public static func read(from url: URL) throws(TraceFileError) -> TraceDocument {
         try readWithStatus(from: url).document
@@ -70,7 +71,7 @@ extension TraceDocument {
         return status
     }
 
-    /// Whether the file's first bytes are an `rxtrace/2` header.
+    /// Whether the file's first bytes are the header of a streamed trace (`rxtrace/2` or `rxtrace/3`).
     static func startsFormat2(_ url: URL) throws(TraceFileError) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw .unreadable(path: url.path, reason: String(cString: strerror(errno)))
@@ -82,13 +83,13 @@ extension TraceDocument {
         } catch {
             throw .unreadable(path: url.path, reason: error.localizedDescription)
         }
-        return head.withUnsafeBytes { TraceRecordReader.isFormat2($0) }
+        return head.withUnsafeBytes { TraceRecordReader.isStreamedFormat($0) }
     }
 
     /// Decodes and checks trace JSON; `path` only names the source in errors.
     public static func decode(_ data: Data, path: String = "<data>") throws(TraceFileError) -> TraceDocument {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw .empty(path: path) }
-        if data.prefix(256).withUnsafeBytes({ TraceRecordReader.isFormat2($0) }) {
+        if data.prefix(256).withUnsafeBytes({ TraceRecordReader.isStreamedFormat($0) }) {
             var builder = TraceDocumentBuilder()
             let status = try TraceRecordReader.read(data, path: path) { (record) throws(TraceFileError) in
                 try builder.add(record, path: path)

@@ -51,7 +51,7 @@ public struct TraceDrop: Sendable, Equatable {
 /// was cut short (no `end` record, or an incomplete last line: a crash, a kill, or a file still
 /// being written).
 public struct TraceReadStatus: Sendable, Equatable {
-    /// `rxtrace/1` or `rxtrace/2`.
+    /// `rxtrace/1`, `rxtrace/2` or `rxtrace/3`.
     public var format: String
     /// The header's meta.
     public var meta: [String: String] = [:]
@@ -61,13 +61,15 @@ public struct TraceReadStatus: Sendable, Equatable {
     public var incompleteLastLine = false
     /// The largest `seq` of any record read.
     public var lastSeq: UInt64 = 0
-    /// Complete lines read (the header included).
+    /// Complete lines read (the header included); for `rxtrace/3`, the header and the records.
     public var lines = 0
     /// Sums of the `drop` records.
     public var dropped = TraceDrop()
 
     /// No clean end: what the file holds stops at `lastSeq`.
-    public var cutShort: Bool { format == TraceRecordReader.formatName && (endReason == nil || incompleteLastLine) }
+    public var cutShort: Bool {
+        TraceRecordReader.streamedFormats.contains(format) && (endReason == nil || incompleteLastLine)
+    }
 
     public init(format: String) { self.format = format }
 }
@@ -85,6 +87,18 @@ public struct TraceReadStatus: Sendable, Equatable {
 public enum TraceRecordReader {
     /// The first bytes of every `rxtrace/2` file.
     public static let formatName = "rxtrace/2"
+    /// The streamed formats this reader reads: `rxtrace/2` and `rxtrace/3` (the `rxtrace/2`
+    /// header line, then binary records).
+    public static let streamedFormats = [formatName, TraceFormat.v3.rawValue]
+
+    /// Whether `bytes` (the start of a file) begin the header of a streamed format.
+    public static func isStreamedFormat(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var cursor = LineCursor(bytes, start: 0, end: bytes.count, line: 1)
+        guard (try? cursor.expect(UInt8(ascii: "{"))) != nil else { return false }
+        guard let key = try? cursor.parseString(), key == "format" else { return false }
+        guard (try? cursor.expect(UInt8(ascii: ":"))) != nil else { return false }
+        return (try? cursor.parseString()).map(streamedFormats.contains) ?? false
+    }
 
     /// Whether `bytes` (the start of a file) begin an `rxtrace/2` header.
     public static func isFormat2(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -171,6 +185,9 @@ public enum TraceRecordReader {
         var status = TraceReadStatus(format: TraceRecordReader.formatName)
         var sawHeader = false
         var empty = true
+        /// The header said `rxtrace/3`: binary records follow it.
+        var binary = false
+        var format3 = Format3State()
 
         init(path: String) { self.path = path }
 
@@ -183,6 +200,7 @@ public enum TraceRecordReader {
             var start = 0
             let count = bytes.count
             while start < count {
+                if binary { return try consumeBinary(bytes, from: start, final: final, visit) }
                 guard let newline = memchr(base + start, 0x0A, count - start) else {
                     if final {
                         // The last line has no newline: cut short while it was being written.
@@ -255,9 +273,11 @@ public enum TraceRecordReader {
                 default: try cursor.skipValue()
                 }
             }
-            guard format == TraceRecordReader.formatName else {
+            guard let format, TraceRecordReader.streamedFormats.contains(format) else {
                 throw LineError("the header does not say \"format\":\"\(TraceRecordReader.formatName)\"")
             }
+            status.format = format
+            binary = format == TraceFormat.v3.rawValue
             try cursor.expectEnd()
         }
 

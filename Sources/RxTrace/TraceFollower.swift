@@ -114,7 +114,7 @@ public final class TraceFollower {
         return progressed
     }
 
-    /// Once the first line is complete: it must be an `rxtrace/2` header.
+    /// Once the first line is complete: it must be an `rxtrace/2` or `rxtrace/3` header.
     private func checkHeader() throws(TraceFileError) {
         guard let newline = pending.firstIndex(of: 0x0A) else {
             if pending.count > 1 << 20 { throw .invalid(path: path, reason: "no header line in the first megabyte") }
@@ -122,12 +122,13 @@ public final class TraceFollower {
         }
         let head = pending[pending.startIndex..<newline]
         if head.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { throw .empty(path: path) }
-        guard head.withUnsafeBytes({ TraceRecordReader.isFormat2($0) }) else {
+        guard head.withUnsafeBytes({ TraceRecordReader.isStreamedFormat($0) }) else {
             if head.first == UInt8(ascii: "{") {
                 throw .invalid(
                     path: path,
                     reason:
-                        "not an rxtrace/2 file: only a streamed trace (RXTRACE_FORMAT=2, the default) can be followed")
+                        "not a streamed trace: only a streamed trace (rxtrace/3 or rxtrace/2: what RXTRACE writes "
+                        + "unless RXTRACE_FORMAT=1) can be followed")
             }
             throw .unknownFormat(path: path, found: nil)
         }

@@ -125,13 +125,10 @@ import Workbook
         let golden = try String(
             contentsOf: Self.testsDirectory.appendingPathComponent("Golden/chapter04.txt"), encoding: .utf8)
         #expect(run.out == golden)
-        // Streamed as rxtrace/2, finished at exit.
-        let text = try String(contentsOf: path, encoding: .utf8)
-        #expect(text.hasPrefix("{\"format\":\"rxtrace/2\""))
-        #expect(
-            text.hasSuffix("\n") && text.split(separator: "\n").last?.hasPrefix("[\"end\",{\"reason\":\"exit\"") == true
-        )
-        let trace = try TraceDocument.read(from: path)
+        // Streamed as rxtrace/3, finished at exit.
+        let (trace, status) = try TraceDocument.readWithStatus(from: path)
+        #expect(status.format == "rxtrace/3")
+        #expect(status.endReason == "exit" && !status.cutShort)
         #expect(trace.nodes.count > 20)
         #expect(trace.meta["cut"] == nil)
     }

@@ -57,10 +57,9 @@ import Testing
     @Test func rxtraceStreamsTheDefaultFormatAndEndsIt() throws {
         let traced = try run([:])
         #expect(traced.result.stderr.isEmpty)
-        let lines = try lines(traced.url)
-        #expect(lines.first?.hasPrefix("{\"format\":\"rxtrace/2\"") == true)
-        #expect(lines.last?.hasPrefix("[\"end\",{\"reason\":\"exit\"") == true)
-        let trace = try TraceDocument.read(from: traced.url)
+        let (trace, status) = try TraceDocument.readWithStatus(from: traced.url)
+        #expect(status.format == "rxtrace/3")
+        #expect(status.endReason == "exit" && !status.cutShort)
         #expect(trace.meta["streamed"] == "true")
         // The open subscription's observer got every element; the finished one is disposed.
         let observer = try #require(trace.nodes.first { $0.type == "AnonymousObserver" })
@@ -91,11 +90,16 @@ import Testing
         #expect(trace.events.filter { $0.kind == .next }.count >= 1000)
     }
 
-    @Test(arguments: [("2", ""), ("7", "rxtrace: RXTRACE_FORMAT=7 is not 1 or 2; writing rxtrace/2\n")])
-    func format2StreamsAndAnUnknownValueFallsBackToIt(value: String, warning: String) throws {
+    @Test(arguments: [
+        ("2", "", "rxtrace/2"), ("3", "", "rxtrace/3"),
+        ("7", "rxtrace: RXTRACE_FORMAT=7 is not 1, 2 or 3; writing rxtrace/3\n", "rxtrace/3"),
+    ])
+    func format2And3StreamAndAnUnknownValueFallsBackTo3(value: String, warning: String, format: String) throws {
         let traced = try run(["RXTRACE_FORMAT": value])
         #expect(traced.result.stderr == warning)
-        #expect(try lines(traced.url).first?.hasPrefix("{\"format\":\"rxtrace/2\"") == true)
+        let head = try Data(contentsOf: traced.url).prefix(32)
+        #expect(String(decoding: head, as: UTF8.self).hasPrefix("{\"format\":\"\(format)\"") == true)
+        #expect(try TraceDocument.read(from: traced.url).events.count > 0)
     }
 
     // MARK: - RXTRACE_KEEP
@@ -149,24 +153,30 @@ import Testing
 
     // MARK: - RXTRACE_MAX_MB
 
-    @Test func maxMBBoundsTheStreamedFile() throws {
-        let limit = 0.25
+    /// The bound in each streamed format (`rxtrace/3` writes about a fifth of the bytes).
+    @Test(arguments: [("2", 0.25), ("3", 0.05)]) func maxMBBoundsTheStreamedFile(format: String, limit: Double) throws {
         // 20,000 elements over two seconds or more: the writer writes about every 250 ms.
-        let bounded = try run(["RXTRACE_MAX_MB": String(limit)], count: 20_000, paced: true)
-        let whole = try run([:], count: 20_000, paced: true)
+        let bounded = try run(
+            ["RXTRACE_MAX_MB": String(limit), "RXTRACE_FORMAT": format], count: 20_000, paced: true)
+        let whole = try run(["RXTRACE_FORMAT": format], count: 20_000, paced: true)
         func size(_ url: URL) throws -> Int {
             try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
         }
         let (boundedSize, wholeSize) = (try size(bounded.url), try size(whole.url))
         #expect(boundedSize < wholeSize / 2, "\(boundedSize) of \(wholeSize) bytes")
-        let lines = try lines(bounded.url)
+        let status = try TraceRecordReader.read(from: bounded.url) { _ in }
+        #expect(status.format == "rxtrace/\(format)")
         // A later segment: the earlier ones were let go, each once it had reached the bound.
-        #expect(lines.first?.contains("\"segment\":\"") == true && lines.first?.contains("\"segment\":\"1\"") == false)
-        let drop = try #require(lines.first { $0.hasPrefix("[\"drop\",") })
-        #expect(drop.contains("\"reason\":\"RXTRACE_MAX_MB\""))
-        let bytes = try #require(drop.split(separator: "\"bytes\":").last?.prefix { $0.isNumber }).flatMap { Int($0) }
-        #expect(try #require(bytes) >= Int(limit * 1_048_576))
-        #expect(lines.last?.hasPrefix("[\"end\",") == true)
+        #expect(status.meta["segment"] != nil && status.meta["segment"] != "1", "\(status.meta)")
+        #expect(status.dropped.reason == "RXTRACE_MAX_MB")
+        #expect(status.dropped.bytes >= Int(limit * 1_048_576))
+        #expect(status.endReason == "exit")
+        if format == "2" {
+            let lines = try lines(bounded.url)
+            #expect(lines.first?.contains("\"segment\":\"") == true)
+            #expect(lines.contains { $0.hasPrefix("[\"drop\",") && $0.contains("\"reason\":\"RXTRACE_MAX_MB\"") })
+            #expect(lines.last?.hasPrefix("[\"end\",") == true)
+        }
         let trace = try TraceDocument.read(from: bounded.url)
         #expect(trace.dropped.events > 0)
         // The live subscription is carried into every segment, and its newest element is there.

@@ -16,25 +16,35 @@ import Glibc
         $0.deletingLastPathComponent().appendingPathComponent("tracechild")
     }
 
-    @Test(arguments: [SIGINT, SIGTERM]) func aSignalFinishesTheTrace(signal: Int32) throws {
-        let (scratch, status) = try stopChild(mode: "wait", signal: signal)
+    /// `RXTRACE_FORMAT`: the default (`rxtrace/3`) and `rxtrace/2`.
+    static let formats: [String?] = [nil, "2"]
+
+    @Test(arguments: [SIGINT, SIGTERM], formats) func aSignalFinishesTheTrace(signal: Int32, format: String?) throws {
+        let (scratch, status) = try stopChild(mode: "wait", signal: signal, format: format)
         #expect(status.signal == signal, "tracechild ended with \(status.ending)")
-        let text = try String(contentsOf: scratch.url.appendingPathComponent("t.trace"), encoding: .utf8)
-        let reason = signal == SIGINT ? "SIGINT" : "SIGTERM"
-        #expect(text.split(separator: "\n").last?.hasPrefix("[\"end\",{\"reason\":\"\(reason)\"") == true)
-        let trace = try TraceDocument.read(from: scratch.url.appendingPathComponent("t.trace"))
+        let url = scratch.url.appendingPathComponent("t.trace")
+        let (trace, read) = try TraceDocument.readWithStatus(from: url)
+        #expect(read.format == (format == nil ? "rxtrace/3" : "rxtrace/2"))
+        #expect(read.endReason == (signal == SIGINT ? "SIGINT" : "SIGTERM") && !read.incompleteLastLine)
+        if format == "2" {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            #expect(text.split(separator: "\n").last?.hasPrefix("[\"end\",{\"reason\":\"\(read.endReason!)\"") == true)
+        }
         #expect(trace.meta["cut"] == nil)
         try expectReadable(trace, scratch: scratch, cut: false)
     }
 
-    @Test(arguments: ["SIGKILL", "fatalError"]) func aKillOrCrashLeavesWhatWasWritten(how: String) throws {
+    @Test(arguments: ["SIGKILL", "fatalError"], formats)
+    func aKillOrCrashLeavesWhatWasWritten(how: String, format: String?) throws {
         let (scratch, status) = try stopChild(
-            mode: how == "SIGKILL" ? "wait" : "crash", signal: how == "SIGKILL" ? SIGKILL : nil)
+            mode: how == "SIGKILL" ? "wait" : "crash", signal: how == "SIGKILL" ? SIGKILL : nil, format: format)
         #expect(status.signalled, "tracechild ended with \(status.ending)")
         if how == "SIGKILL" { #expect(status.signal == SIGKILL) }
-        let text = try String(contentsOf: scratch.url.appendingPathComponent("t.trace"), encoding: .utf8)
-        #expect(!text.contains("[\"end\","))
-        let trace = try TraceDocument.read(from: scratch.url.appendingPathComponent("t.trace"))
+        let url = scratch.url.appendingPathComponent("t.trace")
+        let (trace, read) = try TraceDocument.readWithStatus(from: url)
+        #expect(read.format == (format == nil ? "rxtrace/3" : "rxtrace/2"))
+        #expect(read.endReason == nil && read.cutShort)
+        if format == "2" { #expect(!(try String(contentsOf: url, encoding: .utf8)).contains("[\"end\",")) }
         #expect(trace.meta["cut"]?.hasPrefix("seq ") == true)
         try expectReadable(trace, scratch: scratch, cut: true)
     }
@@ -74,7 +84,7 @@ import Glibc
     }
 
     /// Runs the child under RXTRACE until it says "ready", then sends `signal` (or lets it crash).
-    private func stopChild(mode: String, signal: Int32?) throws -> (Scratch, Child.Result) {
+    private func stopChild(mode: String, signal: Int32?, format: String?) throws -> (Scratch, Child.Result) {
         let program = try #require(
             Self.child.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil })
         let scratch = try Scratch()
@@ -83,7 +93,7 @@ import Glibc
         let child = try Child(
             program, arguments: [mode],
             environment: [
-                "RXTRACE": scratch.url.appendingPathComponent("t.trace").path, "RXTRACE_FORMAT": nil,
+                "RXTRACE": scratch.url.appendingPathComponent("t.trace").path, "RXTRACE_FORMAT": format,
                 "SWIFT_BACKTRACE": "enable=no",
             ])
         // Never hang: "ready" within 20 s, the end within 20 s more (then SIGTERM, SIGKILL, and

@@ -112,7 +112,7 @@ import Glibc
     /// keeping the subscriptions each one carries over.
     @Test func followsTheSegmentsOfABoundedTrace() throws {
         let scratch = try Scratch()
-        let leaking = try startLeaking(in: scratch, milliseconds: 100, maxMegabytes: "0.03")
+        let leaking = try startLeaking(in: scratch, milliseconds: 100, maxMegabytes: "0.005")
         let result = try CLI.run(["top", "t.rxt", "--interval", "0.3"], in: scratch.url)
         _ = try leaking.wait(timeLimit: 30)
         #expect(result.status == 0, "\(result.stderr)")

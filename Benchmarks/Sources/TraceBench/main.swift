@@ -110,11 +110,12 @@ if arguments.contains("--threaded-child") {
     exit(0)
 }
 if arguments.contains("--threaded") {
-    // RXTRACE_FORMAT values to compare with the untraced run (--formats 2,1).
+    // RXTRACE_FORMAT values to compare with the untraced run (--formats 3,2,1); by default the
+    // one RXTRACE writes unless told otherwise, rxtrace/3.
     let formats =
         arguments.firstIndex(of: "--formats").flatMap { index in
             index + 1 < arguments.count ? arguments[index + 1].split(separator: ",").map(String.init) : nil
-        } ?? ["2"]
+        } ?? ["3"]
     runThreadedComparison(rounds: 3, formats: formats)
     exit(0)
 }

@@ -13,6 +13,7 @@
 //                  traced over untraced, and the trace's bytes and records (lines) per unit
 
 import Foundation
+import RxTrace
 
 #if canImport(Glibc)
 import Glibc
@@ -207,27 +208,17 @@ public func streamedTraceCost(_ workload: Workload, units: Int) throws -> Stream
         .appendingPathComponent("rxbench-\(getpid())-\(workload.rawValue).rxt").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     let traced = try runChild(probe, arguments, environment: ["RXTRACE": path])
-    let (bytes, lines) = try byteAndLineCount(path)
+    let (bytes, records) = try byteAndRecordCount(path)
     return StreamedTraceCost(
-        untracedCPU: untraced.cpuSeconds, tracedCPU: traced.cpuSeconds, traceBytes: bytes, records: lines,
+        untracedCPU: untraced.cpuSeconds, tracedCPU: traced.cpuSeconds, traceBytes: bytes, records: records,
         units: units)
 }
 
-/// The file's size and its number of lines (an rxtrace/2 file has one record a line).
-public func byteAndLineCount(_ path: String) throws -> (bytes: Int, lines: Int) {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw ChildError.failed("no trace was written at \(path)") }
-    defer { close(descriptor) }
-    let size = 1 << 20
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-    defer { buffer.deallocate() }
-    var bytes = 0
-    var lines = 0
-    while true {
-        let count = read(descriptor, buffer.baseAddress, size)
-        guard count > 0 else { break }
-        bytes += count
-        for byte in UnsafeRawBufferPointer(rebasing: buffer[0..<count]) where byte == 0x0A { lines += 1 }
-    }
-    return (bytes, lines)
+/// The file's size and its number of records after the header: `rxtrace/3`'s binary records
+/// (a traced call is one), or `rxtrace/2`'s lines.
+public func byteAndRecordCount(_ path: String) throws -> (bytes: Int, records: Int) {
+    let url = URL(fileURLWithPath: path)
+    let status = try TraceRecordReader.read(from: url) { _ in }
+    let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+    return (size, max(0, status.lines - 1))
 }

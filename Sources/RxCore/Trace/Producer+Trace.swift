@@ -22,7 +22,7 @@ extension Producer {
         }
         site = site ?? callSite
         if traceID != 0 {
-            traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
+            traceStep(.subscribe, from: observerID, to: traceID, .subscribe, observerID)
         }
         // The subscription's context (TraceContext.swift), bound while it subscribes.
         let subscription = TraceContext.subscribing(observer, observer: observerID, observable: traceID)
@@ -70,9 +70,7 @@ extension Producer {
         if traced {
             let observerID = observerNode != 0 ? observerNode : traceNodeID(of: observer)
             traceStep(.`init`, from: traceID, to: disposer.traceID, "SinkDisposer")
-            traceStep(
-                .run, from: traceID, to: traceID,
-                "run(observer: \(Tracing.displayID(observerID)), cancel: \(Tracing.displayID(disposer.traceID)))")
+            traceStep(.run, from: traceID, to: traceID, .run, observerID, disposer.traceID)
         }
         let offer = ObserverNode.offer(observerNode, for: observer)
         RunContext.push(producer: traceID, callSite: site)
@@ -83,8 +81,8 @@ extension Producer {
             let sinkID = traceNodeID(of: sinkAndSubscription.sink)
             let subscriptionID = traceNodeID(of: sinkAndSubscription.subscription)
             traceStep(
-                .setSinkAndSubscription, from: traceID, to: disposer.traceID,
-                "sink: \(Tracing.displayID(sinkID)), subscription: \(Tracing.displayID(subscriptionID))")
+                .setSinkAndSubscription, from: traceID, to: disposer.traceID, .sinkAndSubscription, sinkID,
+                subscriptionID)
         }
         disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
         return disposer
@@ -99,7 +97,7 @@ extension Producer {
         _ observer: Observer, _ events: [Event<Element>]
     ) -> Disposable where Observer.Element == Element {
         let hop = TraceHop(node: traceID, observer: observer, sender: .sink)
-        traceStep(.subscribe, from: hop.target, to: traceID, "subscribe(\(Tracing.displayID(hop.target)))")
+        traceStep(.subscribe, from: hop.target, to: traceID, .subscribe, hop.target)
         // A subscription that begins here: its events are delivered now, in the caller's context.
         _ = TraceContext.subscribing(observer, observer: hop.target, observable: traceID)
         for event in events {

@@ -63,7 +63,7 @@ final class TraceHop {
                 target = ObserverNode.make(tracer, for: observer, callSite: RunContext.site(tracer))
                 // A subject's subscriber: the `subscribe` the subject could not name it in.
                 if sender == .subject, target != 0 {
-                    tracer.step(.subscribe, from: target, to: node, detail: "subscribe(\(Tracing.displayID(target)))")
+                    tracer.step(.subscribe, from: target, to: node, .subscribe, target, 0)
                     tracer.edge(from: target, to: node, relation: .subscribes)
                 }
             }

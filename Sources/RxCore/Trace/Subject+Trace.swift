@@ -16,7 +16,7 @@ extension Observable {
         }
         // An observer that is none of the core's: its node, made with its hop, records these.
         if observerID == 0, ObserverNode.isNeeded(for: observer) { return }
-        traceStep(.subscribe, from: observerID, to: traceID, "subscribe(\(Tracing.displayID(observerID)))")
+        traceStep(.subscribe, from: observerID, to: traceID, .subscribe, observerID)
         traceEdge(observerID, traceID, .subscribes)
     }
 

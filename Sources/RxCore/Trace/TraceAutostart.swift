@@ -13,7 +13,7 @@ import Darwin
 nonisolated(unsafe) private var signalPipe: Int32 = -1
 
 /// `RXTRACE=trace.json swift run MyApp`: records any program that links RxCore, with no code
-/// change. Streamed (`rxtrace/2`): the trace is written while the program runs and finished at
+/// change. Streamed (`rxtrace/3`): the trace is written while the program runs and finished at
 /// exit (also through `exit()`), SIGINT or SIGTERM; a crash leaves what was written. With
 /// `RXTRACE_FORMAT=1`, the whole trace is written at exit as one `rxtrace/1` JSON document.
 ///
@@ -26,7 +26,8 @@ nonisolated(unsafe) private var signalPipe: Int32 = -1
 ///   and resource samples only).
 /// - `RXTRACE_RING=N` — capacity of the step ring and of the event ring (default 1,000,000 each;
 ///   `RXTRACE_FORMAT=1` only: a streamed recording keeps no ring).
-/// - `RXTRACE_FORMAT=1|2` — `rxtrace/1` written at exit, or `rxtrace/2` streamed (default).
+/// - `RXTRACE_FORMAT=1|2|3` — `rxtrace/1` written at exit, or streamed: `rxtrace/3` (binary
+///   records, the default) or `rxtrace/2` (JSON lines).
 /// - `RXTRACE_MAX_MB=N` — streamed: when the file reaches N MB, its oldest part is dropped
 ///   (the file starts again with the nodes still alive and a `drop` line saying what went).
 public enum TraceAutostart {
@@ -37,7 +38,7 @@ public enum TraceAutostart {
     }
 
     /// The format `RXTRACE` writes when `RXTRACE_FORMAT` is not set.
-    public static let defaultFormat = TraceFormat.v2
+    public static let defaultFormat = TraceFormat.v3
 
     private static let running = Mutex<Running?>(nil)
 
@@ -77,8 +78,9 @@ public enum TraceAutostart {
         switch value.lowercased() {
         case "1", "v1", "json", "rxtrace/1": return .v1
         case "2", "v2", "rxtrace/2": return .v2
+        case "3", "v3", "rxtrace/3": return .v3
         default:
-            warn("RXTRACE_FORMAT=\(value) is not 1 or 2; writing \(defaultFormat.rawValue)")
+            warn("RXTRACE_FORMAT=\(value) is not 1, 2 or 3; writing \(defaultFormat.rawValue)")
             return defaultFormat
         }
     }
@@ -153,13 +155,22 @@ public enum TraceAutostart {
     /// on stderr). The core calls this itself; tests call it directly, then `finish()`.
     @discardableResult
     public static func start(environment: [String: String]) -> TraceRecorder? {
+        start(environment: environment, mirror: nil)
+    }
+
+    /// `start(environment:)`, streaming the same records to `mirror` too, in another format: one
+    /// run recorded in two formats, for tests that compare them (not with `RXTRACE_MAX_MB`).
+    @discardableResult
+    package static func start(
+        environment: [String: String], mirror: (path: String, format: TraceFormat)?
+    ) -> TraceRecorder? {
         guard let path = environment["RXTRACE"], !path.isEmpty else { return nil }
         let options = options(from: environment)
         let format = format(from: environment)
         return running.withLock { running -> TraceRecorder? in
             guard running == nil, Tracing.tracer == nil else { return nil }
             let url = URL(fileURLWithPath: path)
-            guard format == .v2 else {
+            guard format != .v1 else {
                 let recorder = TraceRecorder(options: options)
                 running = Running(recorder: recorder, url: url)
                 Tracing.tracer = recorder
@@ -172,7 +183,9 @@ public enum TraceAutostart {
                 "host": ProcessInfo.processInfo.hostName,
             ])
             let maxBytes = maxBytes(from: environment)
-            switch TraceStreamWriter.create(path: url.path, recorder: recorder, meta: meta, maxBytes: maxBytes) {
+            switch TraceStreamWriter.create(
+                path: url.path, recorder: recorder, meta: meta, maxBytes: maxBytes, format: format, mirror: mirror)
+            {
             case .failure(let error):
                 warn(error.reason)
                 return nil

@@ -6,6 +6,9 @@ public enum TraceFormat: String, Sendable, CaseIterable {
     case v1 = "rxtrace/1"
     /// JSON lines, strings interned, written record by record while a program runs.
     case v2 = "rxtrace/2"
+    /// The `rxtrace/2` header line, then binary records: a traced call is one record, numbers
+    /// are numbers (what `RXTRACE` writes by default).
+    case v3 = "rxtrace/3"
 }
 
 /// Writes `rxtrace/2` records into a byte buffer: one JSON value per line, repeated strings
@@ -65,9 +68,11 @@ package struct TraceLineEncoder {
 
     // MARK: Records
 
-    /// Line 1: `{"format":"rxtrace/2","meta":{…}}` (meta keys sorted).
-    package mutating func header(meta: [String: String]) {
-        append("{\"format\":\"rxtrace/2\",\"meta\":{")
+    /// Line 1: `{"format":"rxtrace/2","meta":{…}}` (meta keys sorted; `rxtrace/3` has the same).
+    package mutating func header(meta: [String: String], format: String = TraceFormat.v2.rawValue) {
+        append("{\"format\":")
+        appendQuoted(format)
+        append(",\"meta\":{")
         for (index, key) in meta.keys.sorted().enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             appendQuoted(key)
@@ -584,11 +589,12 @@ extension TraceDocument {
         return last
     }
 
-    /// The document in `format`: `rxtrace/1` JSON or `rxtrace/2` lines.
+    /// The document in `format`: `rxtrace/1` JSON, `rxtrace/2` lines or `rxtrace/3` records.
     public func data(format: TraceFormat) throws -> Data {
         switch format {
         case .v1: return try jsonData()
         case .v2: return jsonLinesData()
+        case .v3: return binaryData()
         }
     }
 }

@@ -181,6 +181,10 @@ extension TraceRecorder {
     func describe(_ record: TraceRecord, text: String?) -> String? {
         if record.parts.contains(.text) { return text ?? "" }
         guard let type = record.type else { return nil }
+        if type == TraceDetailWords.self {
+            let detail = TraceDetail(rawValue: UInt8(truncatingIfNeeded: record.words.0)) ?? .subscribe
+            return detail.text(record.words.1, record.words.2)
+        }
         if type == InlineText.self {
             return withUnsafeBytes(of: record.words) { buffer in
                 String(decoding: buffer[..<Int(buffer[buffer.count - 1])], as: UTF8.self)

@@ -192,6 +192,11 @@ extension TraceRecorder {
         /// Open scopes (`record(meta:_:)`): while any is open, written records are also kept
         /// here and nodes stay, for the scope's document.
         var scopes = 0
+        /// Whether each node keeps its edges (written once; a new segment carries them): only
+        /// when the writer may start segments (`RXTRACE_MAX_MB`), or while a scope is open.
+        /// Otherwise an edge recorded twice is written twice (readers keep one), and no node
+        /// holds an array of its own.
+        var edgesPerNode = true
         var retained: [TraceRecord] = []
         var retainedTexts: [UInt64: String] = [:]
         var retainedResources: [ResourceRecord] = []
@@ -243,16 +248,20 @@ extension TraceRecorder {
                     stream.orphans[op.index, default: []].append(op)
                 }
             }
-            for edge in lane.edges {
-                // Kept with its `from` node; one from a node not held (gone, or its birth not
-                // taken yet) is written again if it comes again (readers keep one).
-                let news =
-                    state.nodes.update(Int(edge.from - 1)) { node -> Bool in
-                        guard !node.edges.contains(edge) else { return false }
-                        node.edges.append(edge)
-                        return true
-                    } ?? true
-                if news { stream.edges.append(edge) }
+            if stream.edgesPerNode || stream.scopes > 0 {
+                for edge in lane.edges {
+                    // Kept with its `from` node; one from a node not held (gone, or its birth
+                    // not taken yet) is written again if it comes again (readers keep one).
+                    let news =
+                        state.nodes.update(Int(edge.from - 1)) { node -> Bool in
+                            guard !node.edges.contains(edge) else { return false }
+                            node.edges.append(edge)
+                            return true
+                        } ?? true
+                    if news { stream.edges.append(edge) }
+                }
+            } else {
+                stream.edges.append(contentsOf: lane.edges)
             }
             stream.records.append(contentsOf: lane.records)
             stream.texts.append(contentsOf: lane.texts)
@@ -386,6 +395,11 @@ extension TraceRecorder {
         let start = currentSeq
         try body()
         return snapshot(since: start, meta: meta)
+    }
+
+    /// Whether nodes keep their edges (see `StreamPending.edgesPerNode`): the writer says so.
+    func keepEdgesPerNode(_ keep: Bool) {
+        state.withLock { $0.stream?.edgesPerNode = keep }
     }
 
     /// The nodes this recorder holds now (a streamed recording lets deinitialized ones go).

@@ -252,9 +252,17 @@ public final class TraceRecorder: RxTracer {
     }
 
     public func step(_ call: TraceCall, from: UInt64, to: UInt64, detail: String?) {
+        step(call, from: from, to: to, captured: capture(text: detail))
+    }
+
+    /// A step whose detail is a `TraceDetail` and its numbers (`words`), made text when read.
+    func step(_ call: TraceCall, from: UInt64, to: UInt64, words: (UInt64, UInt64, UInt64)) {
+        step(call, from: from, to: to, captured: Captured(words: words, type: TraceDetailWords.self))
+    }
+
+    private func step(_ call: TraceCall, from: UInt64, to: UInt64, captured: Captured) {
         guard keepSteps else { return }
         let traceLocal = TraceLocal.current
-        let captured = capture(text: detail)
         var record = TraceRecord(
             seq: 0, time: 0, words: captured.words, type: captured.type,
             from: UInt32(truncatingIfNeeded: local(from)), to: UInt32(truncatingIfNeeded: local(to)),

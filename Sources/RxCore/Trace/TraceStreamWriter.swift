@@ -9,11 +9,11 @@ import Musl
 import Darwin
 #endif
 
-/// Writes a streamed recording (`RXTRACE`) as `rxtrace/2` while the program runs: a thread of
-/// its own takes the recorder's records at least every `interval` (sooner when many are
-/// pending), encodes them and appends them to the file, so that what was recorded is on disk
-/// (a crash or SIGKILL loses at most about one interval) and the program's exit only writes
-/// the last part and the `end` line.
+/// Writes a streamed recording (`RXTRACE`) while the program runs, as `rxtrace/3` (or
+/// `rxtrace/2`, `RXTRACE_FORMAT=2`): a thread of its own takes the recorder's records at least
+/// every `interval` (sooner when many are pending), encodes them and appends them to the file,
+/// so that what was recorded is on disk (a crash or SIGKILL loses at most about one interval)
+/// and the program's exit only writes the last part and the `end` record.
 final class TraceStreamWriter: @unchecked Sendable {
     /// Longest time between two writes.
     static let interval: DispatchTimeInterval = .milliseconds(250)
@@ -23,7 +23,7 @@ final class TraceStreamWriter: @unchecked Sendable {
     /// `RXTRACE_MAX_MB` in bytes: past it, the next write starts a new segment.
     let maxBytes: Int?
     private let meta: [String: String]
-    /// What the current segment holds, for the `drop` line when it is let go.
+    /// What the current segment holds, for the `drop` record when it is let go.
     @exclusivity(unchecked) private var segment = SegmentCounts()
     private var segments = 0
     /// The marks written so far: each new segment starts with them (tests are few, and a test's
@@ -33,54 +33,77 @@ final class TraceStreamWriter: @unchecked Sendable {
     struct SegmentCounts {
         var steps = 0, events = 0, resources = 0, nodes = 0, bytes = 0
     }
-    /// Guards everything below: the writer thread and `finish` take turns (so the per-line
+    /// Guards everything below: the writer thread and `finish` take turns (so the per-record
     /// state needs no exclusivity checks).
     private let io = Mutex<Void>(())
     private var file: Int32
-    @exclusivity(unchecked) private var encoder = TraceLineEncoder(capacity: 1 << 20)
-    private var threadNames: [UInt32: String] = [:]
-    /// Interned ids of the current segment, by thread and by call (no string hashing per record).
-    @exclusivity(unchecked) private var threadIDs: [UInt32: Int] = [:]
-    @exclusivity(unchecked) private var callIDs: [TraceCall: Int] = [:]
-    /// Interned ids of the current segment for nodes' kinds, types and call sites: a call site
-    /// is found by its file literal's address and line (its description splits the file path).
-    @exclusivity(unchecked) private var kindIDs: [TraceNodeKind: Int] = [:]
-    @exclusivity(unchecked) private var typeIDs: [String: Int] = [:]
-    @exclusivity(unchecked) private var siteIDs: [SiteKey: (site: Int, file: Int)] = [:]
-
-    private struct SiteKey: Hashable {
-        let file: UInt
-        let line: UInt
-    }
+    private let encoding: any TraceStreamEncoding
+    /// A second file the same records are written to in another format (`mirror`, for tests
+    /// that compare the formats on one run; never with `maxBytes`).
+    private var mirror: (file: Int32, encoding: any TraceStreamEncoding)?
     private var finished = false
     private var failure: String?
     private let stopping = Atomic<Bool>(false)
 
     /// Opens (creates or truncates) `path` and writes the header; nil, with the reason, when
-    /// the file cannot be opened.
+    /// the file cannot be opened. `mirror` writes the same records to a second file in another
+    /// format.
     static func create(
-        path: String, recorder: TraceRecorder, meta: [String: String], maxBytes: Int? = nil
-    ) -> Result<
-        TraceStreamWriter, TraceStreamError
-    > {
-        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard file >= 0 else {
-            return .failure(TraceStreamError(reason: "cannot write \(path): \(String(cString: strerror(errno)))"))
+        path: String, recorder: TraceRecorder, meta: [String: String], maxBytes: Int? = nil,
+        format: TraceFormat = .v3, mirror: (path: String, format: TraceFormat)? = nil
+    ) -> Result<TraceStreamWriter, TraceStreamError> {
+        func openFile(_ path: String) -> Result<Int32, TraceStreamError> {
+            let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard file >= 0 else {
+                return .failure(TraceStreamError(reason: "cannot write \(path): \(String(cString: strerror(errno)))"))
+            }
+            return .success(file)
         }
-        let writer = TraceStreamWriter(file: file, path: path, recorder: recorder, meta: meta, maxBytes: maxBytes)
+        let file: Int32
+        switch openFile(path) {
+        case .failure(let error): return .failure(error)
+        case .success(let opened): file = opened
+        }
+        let writer = TraceStreamWriter(
+            file: file, path: path, recorder: recorder, meta: meta, maxBytes: mirror == nil ? maxBytes : nil,
+            encoding: makeEncoding(format, recorder))
+        if let mirror {
+            switch openFile(mirror.path) {
+            case .failure(let error):
+                close(file)
+                return .failure(error)
+            case .success(let opened): writer.mirror = (opened, makeEncoding(mirror.format, recorder))
+            }
+        }
+        // Nodes keep their edges only for the segments of a bounded file.
+        recorder.keepEdgesPerNode(writer.maxBytes != nil)
         writer.io.withLock { _ in
-            writer.encoder.header(meta: meta)
+            writer.each { $0.header(meta: meta) }
             writer.writeOut()
         }
         return .success(writer)
     }
 
-    private init(file: Int32, path: String, recorder: TraceRecorder, meta: [String: String], maxBytes: Int?) {
+    private static func makeEncoding(_ format: TraceFormat, _ recorder: TraceRecorder) -> any TraceStreamEncoding {
+        format == .v2 ? TraceLineStreamEncoding(recorder) : TraceBinaryStreamEncoding(recorder)
+    }
+
+    private init(
+        file: Int32, path: String, recorder: TraceRecorder, meta: [String: String], maxBytes: Int?,
+        encoding: any TraceStreamEncoding
+    ) {
         self.file = file
         self.path = path
         self.recorder = recorder
         self.meta = meta
         self.maxBytes = maxBytes
+        self.encoding = encoding
+    }
+
+    /// `body` for the file's encoding and the mirror's.
+    private func each(_ body: (any TraceStreamEncoding) -> Void) {
+        body(encoding)
+        if let mirror { body(mirror.encoding) }
     }
 
     /// Starts the writing thread.
@@ -99,7 +122,7 @@ final class TraceStreamWriter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Writes what is left and the `end` line, and closes the file (once). Returns the reason
+    /// Writes what is left and the `end` record, and closes the file (once). Returns the reason
     /// of a failed write, if any.
     @discardableResult
     func finish(reason: String) -> String? {
@@ -110,10 +133,13 @@ final class TraceStreamWriter: @unchecked Sendable {
             finished = true
             recorder.sampleResources()
             writeBatch(final: true)
-            encoder.end(reason: reason, seq: recorder.currentSeq)
+            let seq = recorder.currentSeq
+            each { $0.end(reason: reason, seq: seq) }
             writeOut()
             close(file)
             file = -1
+            if let mirror { close(mirror.file) }
+            mirror = nil
             return failure
         }
     }
@@ -127,20 +153,28 @@ final class TraceStreamWriter: @unchecked Sendable {
         for op in batch.ops {
             switch op {
             case .node(let id, let node):
-                writeNode(id, node)
+                each { $0.node(id, node) }
                 segment.nodes += 1
-            case .mark(let mark, let id, let seq, let time): encoder.mark(mark, node: id, seq: seq, nanoseconds: time)
-            case .anomaly(let id, let anomaly):
-                encoder.anomaly(node: id, kind: anomaly.kind.rawValue, seq: anomaly.seq, detail: anomaly.detail)
+            case .mark(let mark, let id, let seq, let time): each { $0.lifecycle(mark, node: id, seq: seq, time: time) }
+            case .anomaly(let id, let anomaly): each { $0.anomaly(node: id, anomaly) }
             }
         }
-        for edge in batch.edges { encoder.edge(from: edge.from, to: edge.to, relation: edge.relation.rawValue) }
-        for mark in batch.marks { writeMark(mark) }
+        for edge in batch.edges { each { $0.edge(edge) } }
+        for mark in batch.marks { each { $0.mark(mark) } }
         marks.append(contentsOf: batch.marks)
-        var texts = batch.texts.makeIterator()
-        for record in batch.records {
-            encode(record, text: record.parts.contains(.text) ? texts.next() : nil)
-            if encoder.bytes.count >= 1 << 20 { writeOut() }
+        each { encoding in
+            var texts = batch.texts.makeIterator()
+            var steps = 0, events = 0
+            for record in batch.records {
+                encoding.record(record, text: record.parts.contains(.text) ? texts.next() : nil)
+                steps &+= record.keptSteps
+                events &+= record.keptEvents
+                if encoding.pendingCount >= 1 << 20 { writeOut() }
+            }
+            if encoding === self.encoding {
+                segment.steps += steps
+                segment.events += events
+            }
         }
         if !batch.resources.isEmpty {
             let names = ResourceCounter.all().map(\.name)
@@ -151,7 +185,8 @@ final class TraceStreamWriter: @unchecked Sendable {
                     byType[names[index], default: 0] += count
                     total += count
                 }
-                encoder.resources(seq: sample.seq, total: total, byType: byType.sorted { $0.key < $1.key })
+                let sorted = byType.sorted { $0.key < $1.key }
+                each { $0.resources(seq: sample.seq, total: total, byType: sorted) }
             }
             segment.resources += batch.resources.count
         }
@@ -159,50 +194,10 @@ final class TraceStreamWriter: @unchecked Sendable {
         recorder.recycle(&batch.records)
     }
 
-    private func writeNode(_ id: UInt64, _ node: TraceRecorder.NodeRecord) {
-        let kind = kindIDs[node.kind] ?? intern(node.kind.rawValue) { kindIDs[node.kind] = $0 }
-        let type = typeIDs[node.type] ?? intern(node.type) { typeIDs[node.type] = $0 }
-        var site: (site: Int, file: Int)?
-        if let callSite = node.callSite {
-            if callSite.file.hasPointerRepresentation {
-                let key = SiteKey(file: UInt(bitPattern: callSite.file.utf8Start), line: callSite.line)
-                site = siteIDs[key] ?? internSite(callSite)
-                siteIDs[key] = site
-            } else {
-                site = internSite(callSite)
-            }
-        }
-        encoder.node(
-            id: id, kindID: kind, typeID: type, callSiteID: site?.site, fileIDID: site?.file, created: node.created,
-            threadID: threadID(node.thread), nanoseconds: node.createdAt)
-    }
-
-    private func writeMark(_ mark: TraceRecorder.MarkRecord) {
-        encoder.mark(seq: mark.seq, kind: mark.kind.rawValue, name: mark.name, thread: threadID(mark.thread))
-    }
-
-    private func intern(_ text: String, remember: (Int) -> Void) -> Int {
-        let id = encoder.intern(text)
-        remember(id)
-        return id
-    }
-
-    private func internSite(_ callSite: CallSite) -> (site: Int, file: Int) {
-        (encoder.intern(callSite.description), encoder.intern(callSite.fileID))
-    }
-
-    /// The interned id of a thread's name in the current segment.
-    private func threadID(_ index: UInt32) -> Int {
-        if let id = threadIDs[index] { return id }
-        let id = encoder.intern(threadName(index))
-        threadIDs[index] = id
-        return id
-    }
-
     /// `RXTRACE_MAX_MB` reached: the file is replaced by a new segment (written beside it, then
-    /// renamed over it) holding the header, a `drop` line saying what the old one held, and
-    /// the nodes still alive as they are now (born before `batch`, whose own `n` lines follow);
-    /// strings are interned again as they are used.
+    /// renamed over it) holding the header, a `drop` record saying what the old one held, and
+    /// the nodes still alive as they are now (born before `batch`, whose own node records
+    /// follow); strings are interned again as they are used.
     private func startSegment(carrying batch: TraceRecorder.StreamBatch) {
         writeOut()
         guard failure == nil else { return }
@@ -216,30 +211,23 @@ final class TraceStreamWriter: @unchecked Sendable {
         for case .node(let id, _) in batch.ops { bornInBatch.insert(id) }
         let carried = batch.live.filter { !bornInBatch.contains($0.id) }
         segments += 1
-        encoder.resetStrings()
-        threadIDs.removeAll()
-        callIDs.removeAll()
-        kindIDs.removeAll()
-        typeIDs.removeAll()
-        siteIDs.removeAll()
+        encoding.reset()
         var meta = self.meta
         meta["segment"] = String(segments)
-        encoder.header(meta: meta)
-        encoder.drop(
+        encoding.header(meta: meta)
+        encoding.drop(
             steps: segment.steps, events: segment.events, resources: segment.resources,
             nodes: max(0, segment.nodes - carried.count), bytes: segment.bytes, reason: "RXTRACE_MAX_MB")
         for (id, node) in carried {
-            writeNode(id, node)
-            for anomaly in node.anomalies {
-                encoder.anomaly(node: id, kind: anomaly.kind.rawValue, seq: anomaly.seq, detail: anomaly.detail)
-            }
+            encoding.node(id, node)
+            for anomaly in node.anomalies { encoding.anomaly(node: id, anomaly) }
             if let seq = node.terminated {
-                encoder.mark(.terminated, node: id, seq: seq, nanoseconds: node.terminatedAt)
+                encoding.lifecycle(.terminated, node: id, seq: seq, time: node.terminatedAt)
             }
-            if let seq = node.disposed { encoder.mark(.disposed, node: id, seq: seq, nanoseconds: node.disposedAt) }
+            if let seq = node.disposed { encoding.lifecycle(.disposed, node: id, seq: seq, time: node.disposedAt) }
         }
-        for edge in batch.liveEdges { encoder.edge(from: edge.from, to: edge.to, relation: edge.relation.rawValue) }
-        for mark in marks { writeMark(mark) }
+        for edge in batch.liveEdges { encoding.edge(edge) }
+        for mark in marks { encoding.mark(mark) }
         close(file)
         file = next
         segment = SegmentCounts(nodes: carried.count)
@@ -249,56 +237,18 @@ final class TraceStreamWriter: @unchecked Sendable {
         }
     }
 
-    /// A record's steps and events as `c` and `v` lines.
-    private func encode(_ record: TraceRecord, text: String?) {
-        let value = recorder.describe(record, text: text)
-        let threadID = threadID(record.thread)
-        record.forEachStep { seq, call, from, to in
-            let callID = callIDs[call] ?? intern(call.rawValue) { callIDs[call] = $0 }
-            if record.shape == .step {
-                // The subscribe flow's details repeat (`CurrentThreadScheduler`): interned.
-                encoder.step(
-                    seq: seq, from: UInt64(from), to: UInt64(to), callID: callID, detail: value,
-                    unique: Self.namesNodes(call), threadID: threadID)
-            } else {
-                encoder.step(
-                    seq: seq, from: UInt64(from), to: UInt64(to), callID: callID, event: record.kind, value: value,
-                    threadID: threadID)
-            }
-            segment.steps += 1
-        }
-        record.forEachEvent { seq, node in
-            if record.parts.contains(.virtual) {
-                encoder.event(
-                    seq: seq, node: UInt64(node), kind: record.kind, value: value,
-                    time: Double(bitPattern: record.time), virtual: true, thread: threadName(record.thread))
-            } else {
-                encoder.event(
-                    seq: seq, node: UInt64(node), kind: record.kind, inlineValue: value, nanoseconds: record.time,
-                    threadID: threadID)
-            }
-            segment.events += 1
-        }
-    }
-
-    /// Whether a subscribe-flow call's detail names nodes by id (so never repeats).
-    private static func namesNodes(_ call: TraceCall) -> Bool {
-        call == .subscribe || call == .run || call == .setSinkAndSubscription
-    }
-
-    private func threadName(_ index: UInt32) -> String {
-        if let name = threadNames[index] { return name }
-        let name = TraceThreads.name(of: index)
-        threadNames[index] = name
-        return name
-    }
-
-    /// Appends the encoded bytes to the file. A failed write is remembered (said once at
-    /// `finish`) and later bytes are dropped.
+    /// Appends the encoded bytes to the file (and the mirror's to its file). A failed write is
+    /// remembered (said once at `finish`) and later bytes are dropped.
     private func writeOut() {
-        let bytes = encoder.takeBytes()
-        guard failure == nil, file >= 0, !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { buffer in
+        segment.bytes += writePending(encoding, to: file)
+        if let mirror { _ = writePending(mirror.encoding, to: mirror.file) }
+    }
+
+    private func writePending(_ encoding: any TraceStreamEncoding, to file: Int32) -> Int {
+        var count = 0
+        encoding.takePending { buffer in
+            count = buffer.count
+            guard failure == nil, file >= 0, !buffer.isEmpty else { return }
             var offset = 0
             while offset < buffer.count {
                 let written = write(file, buffer.baseAddress! + offset, buffer.count - offset)
@@ -310,10 +260,388 @@ final class TraceStreamWriter: @unchecked Sendable {
                 offset += written
             }
         }
-        segment.bytes += bytes.count
+        return count
     }
 }
 
 struct TraceStreamError: Error {
     let reason: String
+}
+
+/// A format a streamed recording is written in: what the writer hands it, record by record. An
+/// encoding interns what it needs (types, call sites, threads) in its own table, which `reset`
+/// forgets (a new segment's file defines its strings again).
+protocol TraceStreamEncoding: AnyObject {
+    /// Bytes encoded and not written yet.
+    var pendingCount: Int { get }
+    /// Hands the bytes encoded so far to `body`, then forgets them.
+    func takePending(_ body: (UnsafeRawBufferPointer) -> Void)
+    func header(meta: [String: String])
+    func reset()
+    func node(_ id: UInt64, _ node: TraceRecorder.NodeRecord)
+    func lifecycle(_ mark: TraceLineEncoder.NodeMark, node: UInt64, seq: UInt64, time: UInt64?)
+    func anomaly(node: UInt64, _ anomaly: TraceAnomalyRecord)
+    func edge(_ edge: TraceEdge)
+    func mark(_ mark: TraceRecorder.MarkRecord)
+    /// A traced call's record, with its text when it carries one (`.text`).
+    func record(_ record: TraceRecord, text: String?)
+    func resources(seq: UInt64, total: Int, byType: [(key: String, value: Int)])
+    func drop(steps: Int, events: Int, resources: Int, nodes: Int, bytes: Int, reason: String)
+    func end(reason: String, seq: UInt64)
+}
+
+/// What both encodings keep: interned ids of the current segment's thread names, node kinds,
+/// relations, types and call sites, found without hashing a string per node: kinds and
+/// relations by their position, types and call sites first in a small direct-mapped cache (a
+/// type name by its `String`'s two words, held so that its storage is not reused; a call site
+/// by its file literal's address and line: its description splits the file path).
+private struct StreamInterning {
+    var threadNames: [UInt32: String] = [:]
+    var threadIDs: [UInt32: Int] = [:]
+    var lastThread: (index: UInt32, id: Int) = (.max, 0)
+    var kindIDs = [Int](repeating: -1, count: 7)
+    var relationIDs = [Int](repeating: -1, count: 5)
+    var typeIDs: [String: Int] = [:]
+    var siteIDs: [SiteKey: (site: Int, file: Int)] = [:]
+    static let cacheSlots = 64
+    var typeCache = [(type: String, id: Int)?](repeating: nil, count: cacheSlots)
+    var siteCache = [(key: SiteKey, ids: (site: Int, file: Int))?](repeating: nil, count: cacheSlots)
+
+    struct SiteKey: Hashable {
+        let file: UInt
+        let line: UInt
+    }
+
+    mutating func reset() {
+        threadIDs.removeAll()
+        lastThread = (.max, 0)
+        for index in kindIDs.indices { kindIDs[index] = -1 }
+        for index in relationIDs.indices { relationIDs[index] = -1 }
+        typeIDs.removeAll()
+        siteIDs.removeAll()
+        for index in typeCache.indices { typeCache[index] = nil }
+        for index in siteCache.indices { siteCache[index] = nil }
+    }
+
+    mutating func threadName(_ index: UInt32) -> String {
+        if let name = threadNames[index] { return name }
+        let name = TraceThreads.name(of: index)
+        threadNames[index] = name
+        return name
+    }
+
+    /// The interned id of a thread's name.
+    @inline(__always)
+    mutating func thread(_ index: UInt32, _ intern: (String) -> Int) -> Int {
+        if lastThread.index == index { return lastThread.id }
+        let id = threadIDs[index] ?? newThread(index, intern)
+        lastThread = (index, id)
+        return id
+    }
+
+    private mutating func newThread(_ index: UInt32, _ intern: (String) -> Int) -> Int {
+        let id = intern(threadName(index))
+        threadIDs[index] = id
+        return id
+    }
+
+    @inline(__always)
+    private static func position(_ kind: TraceNodeKind) -> Int {
+        switch kind {
+        case .producer: return 0
+        case .observable: return 1
+        case .subject: return 2
+        case .sink: return 3
+        case .observer: return 4
+        case .disposable: return 5
+        case .scheduled: return 6
+        }
+    }
+
+    @inline(__always)
+    private static func position(_ relation: TraceRelation) -> Int {
+        switch relation {
+        case .source: return 0
+        case .run: return 1
+        case .forward: return 2
+        case .owns: return 3
+        case .subscribes: return 4
+        }
+    }
+
+    /// A slot of the caches for two words.
+    @inline(__always)
+    private static func slot(_ first: UInt64, _ second: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((first ^ (second &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 58)
+    }
+
+    @inline(__always)
+    private static func words(_ text: String) -> (UInt64, UInt64) { unsafeBitCast(text, to: (UInt64, UInt64).self) }
+
+    /// The interned id of a relation.
+    mutating func relation(_ relation: TraceRelation, _ intern: (String) -> Int) -> Int {
+        let index = Self.position(relation)
+        if relationIDs[index] < 0 { relationIDs[index] = intern(relation.rawValue) }
+        return relationIDs[index]
+    }
+
+    private mutating func type(_ type: String, _ intern: (String) -> Int) -> Int {
+        let words = Self.words(type)
+        let slot = Self.slot(words.0, words.1)
+        if let entry = typeCache[slot], Self.words(entry.type) == words { return entry.id }
+        let id: Int
+        if let known = typeIDs[type] {
+            id = known
+        } else {
+            id = intern(type)
+            typeIDs[type] = id
+        }
+        typeCache[slot] = (type, id)
+        return id
+    }
+
+    private mutating func site(_ callSite: CallSite, _ intern: (String) -> Int) -> (site: Int, file: Int) {
+        guard callSite.file.hasPointerRepresentation else {
+            return (intern(callSite.description), intern(callSite.fileID))
+        }
+        let key = SiteKey(file: UInt(bitPattern: callSite.file.utf8Start), line: callSite.line)
+        let slot = Self.slot(UInt64(key.file), UInt64(key.line))
+        if let entry = siteCache[slot], entry.key == key { return entry.ids }
+        let ids: (site: Int, file: Int)
+        if let known = siteIDs[key] {
+            ids = known
+        } else {
+            ids = (intern(callSite.description), intern(callSite.fileID))
+            siteIDs[key] = ids
+        }
+        siteCache[slot] = (key, ids)
+        return ids
+    }
+
+    /// A node's kind, type, call site and file, interned.
+    mutating func node(
+        _ node: TraceRecorder.NodeRecord, _ intern: (String) -> Int
+    ) -> (
+        kind: Int, type: Int, site: (site: Int, file: Int)?
+    ) {
+        let index = Self.position(node.kind)
+        if kindIDs[index] < 0 { kindIDs[index] = intern(node.kind.rawValue) }
+        return (kindIDs[index], type(node.type, intern), node.callSite.map { site($0, intern) })
+    }
+}
+
+/// `rxtrace/2`: JSON lines, each traced call written as its steps (`c`) and events (`v`).
+final class TraceLineStreamEncoding: TraceStreamEncoding {
+    private let recorder: TraceRecorder
+    @exclusivity(unchecked) private var lines = TraceLineEncoder(capacity: 1 << 20)
+    @exclusivity(unchecked) private var interning = StreamInterning()
+    /// Interned ids of the current segment's calls (no string hashing per record).
+    @exclusivity(unchecked) private var callIDs: [TraceCall: Int] = [:]
+
+    init(_ recorder: TraceRecorder) { self.recorder = recorder }
+
+    var pendingCount: Int { lines.bytes.count }
+    func takePending(_ body: (UnsafeRawBufferPointer) -> Void) { lines.takeBytes().withUnsafeBytes(body) }
+    func header(meta: [String: String]) { lines.header(meta: meta) }
+
+    func reset() {
+        lines.resetStrings()
+        interning.reset()
+        callIDs.removeAll()
+    }
+
+    private func thread(_ index: UInt32) -> Int { interning.thread(index) { lines.intern($0) } }
+
+    func node(_ id: UInt64, _ node: TraceRecorder.NodeRecord) {
+        let ids = interning.node(node) { lines.intern($0) }
+        lines.node(
+            id: id, kindID: ids.kind, typeID: ids.type, callSiteID: ids.site?.site, fileIDID: ids.site?.file,
+            created: node.created, threadID: thread(node.thread), nanoseconds: node.createdAt)
+    }
+
+    func lifecycle(_ mark: TraceLineEncoder.NodeMark, node: UInt64, seq: UInt64, time: UInt64?) {
+        lines.mark(mark, node: node, seq: seq, nanoseconds: time)
+    }
+
+    func anomaly(node: UInt64, _ anomaly: TraceAnomalyRecord) {
+        lines.anomaly(node: node, kind: anomaly.kind.rawValue, seq: anomaly.seq, detail: anomaly.detail)
+    }
+
+    func edge(_ edge: TraceEdge) { lines.edge(from: edge.from, to: edge.to, relation: edge.relation.rawValue) }
+
+    func mark(_ mark: TraceRecorder.MarkRecord) {
+        lines.mark(seq: mark.seq, kind: mark.kind.rawValue, name: mark.name, thread: thread(mark.thread))
+    }
+
+    /// A record's steps and events as `c` and `v` lines.
+    func record(_ record: TraceRecord, text: String?) {
+        let value = recorder.describe(record, text: text)
+        let threadID = thread(record.thread)
+        record.forEachStep { seq, call, from, to in
+            let callID = callIDs[call] ?? lines.intern(call.rawValue)
+            callIDs[call] = callID
+            if record.shape == .step {
+                // The subscribe flow's details repeat (`CurrentThreadScheduler`): interned.
+                lines.step(
+                    seq: seq, from: UInt64(from), to: UInt64(to), callID: callID, detail: value,
+                    unique: Self.namesNodes(call), threadID: threadID)
+            } else {
+                lines.step(
+                    seq: seq, from: UInt64(from), to: UInt64(to), callID: callID, event: record.kind, value: value,
+                    threadID: threadID)
+            }
+        }
+        record.forEachEvent { seq, node in
+            if record.parts.contains(.virtual) {
+                lines.event(
+                    seq: seq, node: UInt64(node), kind: record.kind, value: value,
+                    time: Double(bitPattern: record.time), virtual: true, thread: interning.threadName(record.thread))
+            } else {
+                lines.event(
+                    seq: seq, node: UInt64(node), kind: record.kind, inlineValue: value, nanoseconds: record.time,
+                    threadID: threadID)
+            }
+        }
+    }
+
+    /// Whether a subscribe-flow call's detail names nodes by id (so never repeats).
+    private static func namesNodes(_ call: TraceCall) -> Bool {
+        call == .subscribe || call == .run || call == .setSinkAndSubscription
+    }
+
+    func resources(seq: UInt64, total: Int, byType: [(key: String, value: Int)]) {
+        lines.resources(seq: seq, total: total, byType: byType.map { ($0.key, $0.value) })
+    }
+
+    func drop(steps: Int, events: Int, resources: Int, nodes: Int, bytes: Int, reason: String) {
+        lines.drop(steps: steps, events: events, resources: resources, nodes: nodes, bytes: bytes, reason: reason)
+    }
+
+    func end(reason: String, seq: UInt64) { lines.end(reason: reason, seq: seq) }
+}
+
+/// `rxtrace/3`: a traced call is one binary record; `Int`, `Double` and `Bool` values are written
+/// as numbers, other plain values described here, on the writer's thread.
+final class TraceBinaryStreamEncoding: TraceStreamEncoding {
+    private let recorder: TraceRecorder
+    @exclusivity(unchecked) private var binary = TraceBinaryEncoder(capacity: 1 << 20)
+    @exclusivity(unchecked) private var interning = StreamInterning()
+
+    init(_ recorder: TraceRecorder) { self.recorder = recorder }
+
+    var pendingCount: Int { binary.out.count }
+
+    func takePending(_ body: (UnsafeRawBufferPointer) -> Void) {
+        body(binary.out.bytes)
+        binary.out.removeAll()
+    }
+
+    func header(meta: [String: String]) { binary.header(meta: meta) }
+
+    func reset() {
+        binary.reset()
+        interning.reset()
+    }
+
+    @inline(__always)
+    private func thread(_ index: UInt32) -> Int { interning.thread(index) { binary.intern($0) } }
+
+    func node(_ id: UInt64, _ node: TraceRecorder.NodeRecord) {
+        let ids = interning.node(node) { binary.intern($0) }
+        let thread = thread(node.thread)
+        binary.node(
+            id: id, kindID: ids.kind, typeID: ids.type, callSiteID: ids.site?.site, fileIDID: ids.site?.file,
+            created: node.created, threadID: thread, nanoseconds: node.createdAt)
+    }
+
+    func lifecycle(_ mark: TraceLineEncoder.NodeMark, node: UInt64, seq: UInt64, time: UInt64?) {
+        binary.lifecycle(mark, node: node, seq: seq, nanoseconds: time)
+    }
+
+    func anomaly(node: UInt64, _ anomaly: TraceAnomalyRecord) {
+        let kind = binary.intern(anomaly.kind.rawValue)
+        binary.anomaly(node: node, kindID: kind, seq: anomaly.seq, detail: anomaly.detail)
+    }
+
+    func edge(_ edge: TraceEdge) {
+        let relation = interning.relation(edge.relation) { binary.intern($0) }
+        binary.edge(from: edge.from, to: edge.to, relationID: relation)
+    }
+
+    func mark(_ mark: TraceRecorder.MarkRecord) {
+        let kind = binary.intern(mark.kind.rawValue)
+        let thread = thread(mark.thread)
+        binary.mark(seq: mark.seq, kindID: kind, name: mark.name, threadID: thread)
+    }
+
+    func record(_ record: TraceRecord, text: String?) {
+        binary.thread(thread(record.thread))
+        let shape: TraceFormat3.Shape
+        switch record.shape {
+        case .forwarded: shape = .forwarded
+        case .received: shape = .received
+        case .observed: shape = .observed
+        case .step: shape = .step
+        case .receivedForwarded: shape = .receivedForwarded
+        }
+        var flags = TraceFormat3.code(record.kind)
+        // A streamed recording's records are never split: what a call recorded is what it keeps.
+        if record.parts.contains(.keptSteps) { flags |= TraceFormat3.Flag.steps }
+        if record.parts.contains(.event) && record.parts.contains(.keptEvent) { flags |= TraceFormat3.Flag.event }
+        if record.parts.contains(.secondEvent) && record.parts.contains(.keptEvent) {
+            flags |= TraceFormat3.Flag.secondEvent
+        }
+        if record.parts.contains(.virtual) { flags |= TraceFormat3.Flag.virtual }
+        binary.call(
+            shape: shape, flags: flags, call: record.call, seq: record.seq, clockValues: record.clockValues,
+            from: UInt64(record.from), to: UInt64(record.to), time: record.time
+        ) { out in
+            let type = record.type
+            if !record.parts.contains(.text), let type, type != InlineText.self {
+                if type == Int.self {
+                    out.byte(TraceFormat3.Value.int)
+                    return out.signed(Int64(bitPattern: record.words.0))
+                }
+                if type == Double.self {
+                    out.byte(TraceFormat3.Value.double)
+                    return out.fixed(record.words.0)
+                }
+                if type == Bool.self {
+                    return out.byte(record.words.0 & 0xFF != 0 ? TraceFormat3.Value.true : TraceFormat3.Value.false)
+                }
+            }
+            if type == TraceDetailWords.self, !record.parts.contains(.text),
+                let detail = TraceDetail(rawValue: UInt8(truncatingIfNeeded: record.words.0))
+            {
+                out.byte(TraceFormat3.Value.detail)
+                out.byte(detail.rawValue)
+                out.unsigned(record.words.1)
+                if detail.arity > 1 { out.unsigned(record.words.2) }
+                return
+            }
+            if type == InlineText.self, !record.parts.contains(.text) {
+                out.byte(TraceFormat3.Value.text)
+                withUnsafeBytes(of: record.words) { buffer in
+                    let count = Int(buffer[buffer.count - 1])
+                    out.unsigned(UInt64(count))
+                    out.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                }
+                return
+            }
+            guard let value = recorder.describe(record, text: text) else { return out.byte(TraceFormat3.Value.none) }
+            out.byte(TraceFormat3.Value.text)
+            out.text(value)
+        }
+    }
+
+    func resources(seq: UInt64, total: Int, byType: [(key: String, value: Int)]) {
+        let types = byType.map { (typeID: binary.intern($0.key), count: $0.value) }
+        binary.resources(seq: seq, total: total, byType: types)
+    }
+
+    func drop(steps: Int, events: Int, resources: Int, nodes: Int, bytes: Int, reason: String) {
+        binary.drop(steps: steps, events: events, resources: resources, nodes: nodes, bytes: bytes, reason: reason)
+    }
+
+    func end(reason: String, seq: UInt64) { binary.end(reason: reason, seq: seq) }
 }
