@@ -64,48 +64,58 @@ final class TraceLocal {
     @exclusivity(unchecked) var bufferKey: UInt64 = .max
 
     // MARK: Type facts (`TraceTypeFacts`)
-    /// A cache of `typeFactSlots` entries: a type's metadata address, and its facts. Each type
-    /// has two places (two hashes of its address), so that two types a subscription keeps asking
-    /// about do not keep pushing each other out when their first places meet (a direct-mapped
-    /// cache thrashed on such a pair: 8 casts more per traced subscribe, 8% of its cost).
-    static let typeFactSlots = 64
+    /// An open-addressed table of `typeFactSlots` entries: a type's metadata address, its facts
+    /// and, for a `TraceIdentifiable` type, its conformance's witness table (`traceNodeID(of:)`).
+    /// A type is looked for from its place (a Fibonacci hash of its address) onwards until it or
+    /// an empty entry is met, so each type is found by casts once per thread. (A cache that
+    /// evicted, two places a type, kept missing for 16 of a traced cycle's types and cast again:
+    /// 17% of a traced subscribe + dispose.) Full to three quarters, it starts again.
+    static let typeFactSlots = 256
     @exclusivity(unchecked) var typeFactKeys = UnsafeMutablePointer<UInt>.allocate(capacity: typeFactSlots)
     @exclusivity(unchecked) var typeFactValues = UnsafeMutablePointer<UInt8>.allocate(capacity: typeFactSlots)
+    @exclusivity(unchecked) var typeFactWitnesses = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(
+        capacity: typeFactSlots)
+    @exclusivity(unchecked) var typeFactCount = 0
 
     init() {
         typeFactKeys.initialize(repeating: 0, count: Self.typeFactSlots)
         typeFactValues.initialize(repeating: 0, count: Self.typeFactSlots)
+        typeFactWitnesses.initialize(repeating: nil, count: Self.typeFactSlots)
     }
 
-    /// The facts of the type at `key` (its metadata address), found by `find` on a miss.
+    /// The entry of the type at `key` (its metadata address), made with what `find` finds on
+    /// a miss: read its facts and witness table at the index returned.
     @inline(__always)
-    func typeFacts(_ key: UInt, _ find: () -> TraceTypeFacts) -> TraceTypeFacts {
-        let first = Int(truncatingIfNeeded: (key >> 4) ^ (key >> 10)) & (Self.typeFactSlots - 1)
-        if typeFactKeys[first] == key { return TraceTypeFacts(rawValue: typeFactValues[first]) }
-        return typeFactsElsewhere(key, first, find)
+    func typeFactEntry(_ key: UInt, _ find: () -> TraceTypeFacts.Found) -> Int {
+        let place = Self.typeFactPlace(key)
+        if typeFactKeys[place] == key { return place }
+        return typeFactEntryFurther(key, place, find)
     }
 
-    /// The second place, then `find`: the new type takes its first place, and what was there
-    /// moves to its own second place.
+    /// The entries after the type's place, then `find`: the type takes the first empty one.
     @inline(never)
-    private func typeFactsElsewhere(_ key: UInt, _ first: Int, _ find: () -> TraceTypeFacts) -> TraceTypeFacts {
-        let second = Self.secondSlot(key)
-        if typeFactKeys[second] == key { return TraceTypeFacts(rawValue: typeFactValues[second]) }
-        let facts = find()
-        let (evicted, evictedFacts) = (typeFactKeys[first], typeFactValues[first])
-        if evicted != 0 {
-            let other = Self.secondSlot(evicted)
-            typeFactKeys[other] = evicted
-            typeFactValues[other] = evictedFacts
+    private func typeFactEntryFurther(_ key: UInt, _ place: Int, _ find: () -> TraceTypeFacts.Found) -> Int {
+        var slot = place
+        while typeFactKeys[slot] != 0 {
+            if typeFactKeys[slot] == key { return slot }
+            slot = (slot + 1) & (Self.typeFactSlots - 1)
         }
-        typeFactKeys[first] = key
-        typeFactValues[first] = facts.rawValue
-        return facts
+        let found = find()
+        if typeFactCount >= Self.typeFactSlots * 3 / 4 {
+            typeFactKeys.update(repeating: 0, count: Self.typeFactSlots)
+            typeFactCount = 0
+            slot = place
+        }
+        typeFactKeys[slot] = key
+        typeFactValues[slot] = found.facts.rawValue
+        typeFactWitnesses[slot] = found.identifiable
+        typeFactCount += 1
+        return slot
     }
 
     @inline(__always)
-    private static func secondSlot(_ key: UInt) -> Int {
-        Int(truncatingIfNeeded: (key >> 6) &* 0x9E37_79B9) >> 26 & (typeFactSlots - 1)
+    private static func typeFactPlace(_ key: UInt) -> Int {
+        Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> 56)
     }
 
     private static let key = ThreadLocal<TraceLocal>(slot: .trace) { TraceLocal() }
@@ -131,6 +141,7 @@ final class TraceLocal {
             frames.deallocate()
             typeFactKeys.deallocate()
             typeFactValues.deallocate()
+            typeFactWitnesses.deallocate()
         }
         // The thread exits: its pending records go to the rings of their recorder, when that is
         // still the one this thread holds (else the recorder keeps the buffer and reads it at

@@ -67,7 +67,9 @@ extension TraceRecorder {
                 return
             }
             let slot = index - windowBase
-            if slot >= window.count { window.append(contentsOf: repeatElement(nil, count: slot - window.count + 1)) }
+            // Mostly the next slot: one `append`, not `append(contentsOf:)`, whose sequence a
+            // dynamic cast examines (500 instructions a node on the writer's thread).
+            while slot >= window.count { window.append(nil) }
             if window[slot] == nil { heldInWindow += 1 }
             window[slot] = record
             if window.count > Self.windowLimit { slide() }

@@ -459,27 +459,67 @@ struct TraceTypeFacts: OptionSet {
     static let checksOwnOn = TraceTypeFacts(rawValue: 1 << 2)
     static let recordsOwnEvents = TraceTypeFacts(rawValue: 1 << 3)
 
+    /// What `find` learns of a type: its facts, and its `TraceIdentifiable` witness table.
+    struct Found {
+        var facts: TraceTypeFacts
+        var identifiable: UnsafeRawPointer?
+    }
+
     /// The facts of `value`'s dynamic type.
     @inline(__always)
     static func of(_ value: Any) -> TraceTypeFacts {
-        TraceLocal.current.typeFacts(UInt(bitPattern: ObjectIdentifier(type(of: value)))) { find(value) }
+        let local = TraceLocal.current
+        return TraceTypeFacts(rawValue: local.typeFactValues[entry(of: value, local)])
+    }
+
+    /// The index of the entry of `value`'s dynamic type in `local`'s table.
+    @inline(__always)
+    static func entry(of value: Any, _ local: TraceLocal) -> Int {
+        local.typeFactEntry(UInt(bitPattern: ObjectIdentifier(type(of: value)))) { find(value) }
     }
 
     @inline(never)
-    private static func find(_ value: Any) -> TraceTypeFacts {
-        var facts: TraceTypeFacts = []
-        if value is TraceIdentifiable { facts.insert(.identifiable) }
-        if value is TraceStandIn { facts.insert(.standIn) }
-        if value is TraceSelfChecking { facts.insert(.checksOwnOn) }
-        if value is TraceSelfRecording { facts.insert(.recordsOwnEvents) }
-        return facts
+    private static func find(_ value: Any) -> Found {
+        var found = Found(facts: [], identifiable: nil)
+        if let identified = value as? TraceIdentifiable {
+            found.facts.insert(.identifiable)
+            // A class-bound existential is the instance and the witness table, in that order.
+            found.identifiable = unsafeBitCast(identified, to: (UnsafeRawPointer, UnsafeRawPointer).self).1
+        }
+        if value is TraceStandIn { found.facts.insert(.standIn) }
+        if value is TraceSelfChecking { found.facts.insert(.checksOwnOn) }
+        if value is TraceSelfRecording { found.facts.insert(.recordsOwnEvents) }
+        return found
     }
 }
 
+/// The trace id of `object`: its own (`TraceIdentifiable`), the one it stands for
+/// (`TraceStandIn`), else 0.
+///
+/// A traced subscribe + dispose asks this of some 20 objects, most of them given as `Any` or
+/// `any Disposable`. `as? TraceIdentifiable` looks the conformance up in the runtime's tables
+/// (walking the class and its superclasses) at every call; the type's witness table, found
+/// once per type and thread with its facts, gives the same `traceID` without the lookup. An
+/// `Any` holding a class reference keeps it in its first word and the class it was stored as
+/// (the instance's own, or a superclass: `Observable<Int>` for a `Map`) in its fourth, whose
+/// metadata starts with the kind 0 (the layouts of Swift's stable ABI); any other `Any` with an
+/// identifiable type in it (one existential inside another) is cast as before.
 @inline(__always)
 func traceNodeID(of object: Any) -> UInt64 {
-    let facts = TraceTypeFacts.of(object)
-    if facts.contains(.identifiable), let identified = object as? TraceIdentifiable { return identified.traceID }
+    let local = TraceLocal.current
+    let entry = TraceTypeFacts.entry(of: object, local)
+    let facts = TraceTypeFacts(rawValue: local.typeFactValues[entry])
+    if let witnesses = local.typeFactWitnesses[entry] {
+        let id: UInt64? = withUnsafePointer(to: object) { container in
+            let words = UnsafeRawPointer(container).assumingMemoryBound(to: UInt.self)
+            guard let stored = UnsafePointer<UInt>(bitPattern: words[3]), stored.pointee == 0,
+                let instance = UnsafeRawPointer(bitPattern: words[0])
+            else { return nil }
+            return unsafeBitCast((instance, witnesses), to: (any TraceIdentifiable).self).traceID
+        }
+        if let id { return id }
+        if let identified = object as? TraceIdentifiable { return identified.traceID }
+    }
     if facts.contains(.standIn), let standIn = object as? TraceStandIn { return standIn.traceTargetID }
     return 0
 }
