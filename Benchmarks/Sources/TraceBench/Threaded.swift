@@ -221,17 +221,24 @@ func runThreadedComparison(rounds: Int, formats: [String]) {
                 on.cyclesCPUNS / cycles / 1e3, on.cyclesCPUNS / off.cyclesCPUNS, on.oneThreadCPUNS / cycles / 1e3,
                 on.oneThreadCPUNS / off.oneThreadCPUNS))
         let mb = Double(on.traceBytes) / 1_048_576
-        print(
-            String(
-                format: "    trace %.1f MB, %d lines (records), %.1f bytes per line, %.1f MB/s written over the run",
-                mb, records, Double(on.traceBytes) / Double(max(records, 1)), mb / ((on.wallNS + on.oneThreadNS) / 1e9))
-        )
+        let rate = mb / ((on.wallNS + on.oneThreadNS) / 1e9)
+        if let records {
+            print(
+                String(
+                    format:
+                        "    trace %.1f MB, %d lines (records), %.1f bytes per line, %.1f MB/s written over the run",
+                    mb, records, Double(on.traceBytes) / Double(max(records, 1)), rate))
+        } else { // rxtrace/3's binary records are counted by `rxtrace summary`, not here
+            print(String(format: "    trace %.1f MB, %.1f MB/s written over the run", mb, rate))
+        }
     }
 }
 
-/// Lines in the file (rxtrace/2: records), or for rxtrace/1 the steps and events.
-func traceRecordCount(_ path: String) -> Int {
+/// Lines in the file (rxtrace/2: records), or for rxtrace/1 the steps and events; nil for
+/// rxtrace/3, whose binary records only the reader (RxTrace, not linked here) can count.
+func traceRecordCount(_ path: String) -> Int? {
     guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+    if data.starts(with: Array("{\"format\":\"rxtrace/3\"".utf8)) { return nil }
     if data.first == UInt8(ascii: "{"), data.starts(with: Array("{\"format\":\"rxtrace/2\"".utf8)) {
         return data.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
     }
