@@ -62,7 +62,7 @@ import Testing
             let expected: Int32 = line.hasPrefix("rxtrace leaks ") ? 1 : 0
             #expect(result.status == expected, "\(line): \(result.ending)\n\(result.stderr)")
         }
-        for file in ["trace.json", "graph.svg"] {
+        for file in ["trace.rxt", "graph.svg"] {
             #expect(FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent(file).path))
         }
     }
