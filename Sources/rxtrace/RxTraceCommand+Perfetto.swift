@@ -65,21 +65,10 @@ struct TimelineOutput {
     }
 
     func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { buffer in
-            guard var pointer = buffer.baseAddress else { return }
-            var remaining = buffer.count
-            while remaining > 0 {
-                let written = Foundation.write(descriptor, pointer, remaining)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    // A closed pipe on stdout ends the output quietly, as elsewhere in rxtrace.
-                    if path == nil && errno == EPIPE { throw ExitCode.success }
-                    throw CLIError.rendering("\(path ?? "stdout"): cannot write: \(String(cString: strerror(errno)))")
-                }
-                remaining -= written
-                pointer += written
-            }
-        }
+        guard let failure = bytes.withUnsafeBytes({ Console.writeAll($0, to: descriptor) }) else { return }
+        // A closed pipe on stdout ends the output quietly, as elsewhere in rxtrace.
+        if path == nil && failure == EPIPE { throw ExitCode.success }
+        throw CLIError.rendering("\(path ?? "stdout"): cannot write: \(String(cString: strerror(failure)))")
     }
 
     /// Renames the finished file into place.

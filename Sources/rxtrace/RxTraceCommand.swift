@@ -160,19 +160,24 @@ enum Console {
     }
 
     private static func write(_ data: Data, to descriptor: Int32) {
-        data.withUnsafeBytes { buffer in
-            guard var pointer = buffer.baseAddress else { return }
-            var remaining = buffer.count
-            while remaining > 0 {
-                let written = Foundation.write(descriptor, pointer, remaining)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                remaining -= written
-                pointer += written
+        _ = data.withUnsafeBytes { writeAll($0, to: descriptor) }
+    }
+
+    /// Writes the whole of `buffer` with write(2), again after a signal interrupts it; the
+    /// `errno` of the write that failed, or nil once everything was written.
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        guard var pointer = buffer.baseAddress else { return nil }
+        var remaining = buffer.count
+        while remaining > 0 {
+            let written = Foundation.write(descriptor, pointer, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
+            remaining -= written
+            pointer += written
         }
+        return nil
     }
 }
 
