@@ -59,20 +59,31 @@ extension TraceRecorder {
             return body(&survivors.values[position])
         }
 
+        /// A streamed recording's birth as its lane holds it: its record copied once, straight
+        /// from the lane into the table (passing it as a value copied it twice more).
+        mutating func insert(_ index: Int, from birth: UnsafePointer<Birth>) {
+            guard let slot = slot(born: index) else { return survivors[index] = birth.pointee.node }
+            window[slot] = birth.pointee.node
+            if window.count > Self.windowLimit { slide() }
+        }
+
         /// A streamed recording's birth, numbered by its thread (births arrive out of order).
         mutating func insert(_ index: Int, _ record: NodeRecord) {
+            guard let slot = slot(born: index) else { return survivors[index] = record }
+            window[slot] = record
+            if window.count > Self.windowLimit { slide() }
+        }
+
+        /// The window's slot for a node born now (nil: older than the window), counted as held.
+        private mutating func slot(born index: Int) -> Int? {
             count = max(count, index + 1)
-            guard index >= windowBase else {
-                survivors[index] = record
-                return
-            }
+            guard index >= windowBase else { return nil }
             let slot = index - windowBase
             // Mostly the next slot: one `append`, not `append(contentsOf:)`, whose sequence a
             // dynamic cast examines (500 instructions a node on the writer's thread).
             while slot >= window.count { window.append(nil) }
             if window[slot] == nil { heldInWindow += 1 }
-            window[slot] = record
-            if window.count > Self.windowLimit { slide() }
+            return slot
         }
 
         mutating func evict(_ index: Int) {
@@ -183,6 +194,8 @@ extension TraceRecorder {
         /// The texts of the records that carry one (`.text`), in the records' order.
         var texts: [String] = []
         var ops: [NodeOp] = []
+        /// How many of `ops` are births (room for the batch's node records, reserved at once).
+        var born = 0
         var edges: [TraceEdge] = []
         var resources: [ResourceRecord] = []
         var marks: [MarkRecord] = []
@@ -230,10 +243,17 @@ extension TraceRecorder {
             }
         }
         for lane in lanes {
-            for (index, node) in lane.births {
-                state.nodes.insert(index, node)
-                stream.ops.append(.born(index))
+            // Read in place: iterating `lane.births` would copy each node record out (a generic
+            // tuple copy), and the table copies it once more.
+            lane.births.withUnsafeBufferPointer { births in
+                guard let first = births.baseAddress else { return }
+                for offset in 0..<births.count {
+                    let birth = first + offset
+                    state.nodes.insert(birth.pointee.index, from: birth)
+                    stream.ops.append(.born(birth.pointee.index))
+                }
             }
+            stream.born += lane.births.count
         }
         let earlier = stream.orphans
         stream.orphans = [:]
@@ -274,13 +294,18 @@ extension TraceRecorder {
 
     /// What the writer takes at once.
     struct StreamBatch {
+        /// Small and all alike, so that taking and reading them copies a few words: a node's
+        /// record (about 190 bytes, three of its fields counted references) stays in `nodes`.
         enum Op {
-            case node(UInt64, NodeRecord)
+            /// A birth: the node's id and where its record is in `nodes`.
+            case node(UInt64, Int)
             /// A disposal, deinit or termination: the node's id, the `seq`, the time (`elapsed()`).
             case mark(TraceLineEncoder.NodeMark, UInt64, UInt64, UInt64?)
             case anomaly(UInt64, TraceAnomalyRecord)
         }
         var ops: [Op] = []
+        /// The records of the nodes born in the batch, each copied once out of the node table.
+        var nodes: [NodeRecord] = []
         var edges: [TraceEdge] = []
         var records: [TraceRecord] = []
         /// The texts of the records that carry one, in the records' order.
@@ -310,13 +335,19 @@ extension TraceRecorder {
             swap(&batch.resources, &stream.resources)
             swap(&batch.marks, &stream.marks)
             batch.ops.reserveCapacity(stream.ops.count)
+            batch.nodes.reserveCapacity(stream.born)
+            stream.born = 0
             for op in stream.ops {
                 switch op {
                 case .born(let index):
-                    guard let node = state.nodes[index] else { break }
-                    batch.ops.append(.node(UInt64(index + 1), node))
+                    // Copied once, in place (the table's getter would copy it out first).
+                    let gone = state.nodes.update(index) { node -> Bool in
+                        batch.ops.append(.node(UInt64(index + 1), batch.nodes.count))
+                        batch.nodes.append(node)
+                        return node.deinitialized != nil
+                    }
                     // Deinitialized before its birth was taken (an orphan): its `x` is written.
-                    if node.deinitialized != nil {
+                    if gone == true {
                         if stream.scopes > 0 {
                             stream.deferredEvictions.append(index)
                         } else {

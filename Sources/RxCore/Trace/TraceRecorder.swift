@@ -100,6 +100,14 @@ public final class TraceRecorder: RxTracer {
         var edges: [TraceEdge] = []
     }
 
+    /// A streamed recording's node born into a thread's lane: its index (its id minus one) and
+    /// its record. A struct, not a tuple: a tuple of a record is copied through the runtime's
+    /// generic tuple copy, twice a node when the writer took it.
+    struct Birth {
+        var index: Int
+        var node: NodeRecord
+    }
+
     /// A value (or detail) on its way into a record: the record's part, and the text for
     /// the text table when it does not fit.
     struct Captured {
@@ -224,7 +232,7 @@ public final class TraceRecorder: RxTracer {
                 kind: kind, type: type, callSite: callSite, created: seq, thread: thread, createdAt: elapsed())
             let sample = dueSample(seq)
             inLane(traceLocal) { lane in
-                lane.births.append((index, node))
+                lane.births.append(Birth(index: index, node: node))
                 if let sample { lane.resources.append(sample) }
             }
             return idBase + UInt64(index + 1)

@@ -150,10 +150,12 @@ final class TraceStreamWriter: @unchecked Sendable {
         let full = !final && (maxBytes.map { segment.bytes >= $0 } ?? false)
         var batch = recorder.takeBatch(live: full)
         if full { startSegment(carrying: batch) }
+        let nodes = batch.nodes
         for op in batch.ops {
             switch op {
-            case .node(let id, let node):
-                each { $0.node(id, node) }
+            case .node(let id, let position):
+                // Read in place, not copied out of the array for each encoding.
+                nodes.withUnsafeBufferPointer { nodes in each { $0.node(id, nodes[position]) } }
                 segment.nodes += 1
             case .mark(let mark, let id, let seq, let time): each { $0.lifecycle(mark, node: id, seq: seq, time: time) }
             case .anomaly(let id, let anomaly): each { $0.anomaly(node: id, anomaly) }
