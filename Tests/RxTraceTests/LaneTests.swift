@@ -21,7 +21,9 @@ import Testing
 
     private func birth(_ index: Int, created: UInt64) -> TraceRecorder.Birth {
         TraceRecorder.Birth(
-            index: index, node: NodeRecord(kind: .sink, type: "MapSink", callSite: nil, created: created, thread: 0))
+            index: index,
+            node: TraceRecorder.NodeBox(
+                NodeRecord(kind: .sink, type: "MapSink", callSite: nil, created: created, thread: 0)))
     }
 
     private func marks(_ batch: TraceRecorder.StreamBatch) -> [String] {
@@ -34,7 +36,7 @@ import Testing
     private func nodes(_ batch: TraceRecorder.StreamBatch) -> [(UInt64, NodeRecord)] {
         batch.ops.compactMap { op in
             guard case .node(let id, let position) = op else { return nil }
-            return (id, batch.nodes[position])
+            return (id, batch.nodes[position].record)
         }
     }
 

@@ -18,9 +18,9 @@ extension TraceRecorder {
         let evicting: Bool
         /// The window: `window[i]` is node index `windowBase + i` (nil: left, or not born yet).
         private var windowBase = 0
-        private var window: [NodeRecord?] = []
+        private var window: [NodeBox?] = []
         /// Held nodes older than the window.
-        private var survivors: [Int: NodeRecord] = [:]
+        private var survivors: [Int: NodeBox] = [:]
         private var heldInWindow = 0
         /// Longest the window grows before its oldest nodes move to `survivors`.
         static let windowLimit = 1 << 15
@@ -28,13 +28,19 @@ extension TraceRecorder {
         init(evicting: Bool) { self.evicting = evicting }
 
         mutating func append(_ record: NodeRecord) {
-            if evicting { insert(count, record) } else { dense.append(record) }
+            if evicting { insert(count, NodeBox(record)) } else { dense.append(record) }
             count = max(count, dense.count)
         }
 
         subscript(index: Int) -> NodeRecord? {
             guard index >= 0, index < count else { return nil }
             if !evicting { return dense[index] }
+            return box(index)?.record
+        }
+
+        /// A streamed recording's node, when it is held.
+        func box(_ index: Int) -> NodeBox? {
+            guard evicting, index >= 0, index < count else { return nil }
             if index >= windowBase {
                 let slot = index - windowBase
                 return slot < window.count ? window[slot] : nil
@@ -50,40 +56,25 @@ extension TraceRecorder {
                 guard index >= 0, index < dense.count else { return nil }
                 return body(&dense[index])
             }
-            if index >= windowBase {
-                let slot = index - windowBase
-                guard slot < window.count, window[slot] != nil else { return nil }
-                return body(&window[slot]!)
-            }
-            guard let position = survivors.index(forKey: index) else { return nil }
-            return body(&survivors.values[position])
+            guard let box = box(index) else { return nil }
+            return body(&box.record)
         }
 
-        /// A streamed recording's birth as its lane holds it: its record copied once, straight
-        /// from the lane into the table (passing it as a value copied it twice more).
-        mutating func insert(_ index: Int, from birth: UnsafePointer<Birth>) {
-            guard let slot = slot(born: index) else { return survivors[index] = birth.pointee.node }
-            window[slot] = birth.pointee.node
-            if window.count > Self.windowLimit { slide() }
-        }
-
-        /// A streamed recording's birth, numbered by its thread (births arrive out of order).
-        mutating func insert(_ index: Int, _ record: NodeRecord) {
-            guard let slot = slot(born: index) else { return survivors[index] = record }
-            window[slot] = record
-            if window.count > Self.windowLimit { slide() }
-        }
-
-        /// The window's slot for a node born now (nil: older than the window), counted as held.
-        private mutating func slot(born index: Int) -> Int? {
+        /// A streamed recording's birth, numbered by its thread (births arrive out of order): the
+        /// lane's box itself, so that the record is not copied.
+        mutating func insert(_ index: Int, _ box: NodeBox) {
             count = max(count, index + 1)
-            guard index >= windowBase else { return nil }
+            guard index >= windowBase else {
+                survivors[index] = box
+                return
+            }
             let slot = index - windowBase
             // Mostly the next slot: one `append`, not `append(contentsOf:)`, whose sequence a
             // dynamic cast examines (500 instructions a node on the writer's thread).
             while slot >= window.count { window.append(nil) }
             if window[slot] == nil { heldInWindow += 1 }
-            return slot
+            window[slot] = box
+            if window.count > Self.windowLimit { slide() }
         }
 
         mutating func evict(_ index: Int) {
@@ -125,9 +116,9 @@ extension TraceRecorder {
         /// The nodes held, in id order.
         func entries() -> [(offset: Int, element: NodeRecord)] {
             if !evicting { return Array(dense.enumerated()) }
-            var entries = survivors.sorted { $0.key < $1.key }.map { (offset: $0.key, element: $0.value) }
-            for (slot, record) in window.enumerated() {
-                if let record { entries.append((offset: windowBase + slot, element: record)) }
+            var entries = survivors.sorted { $0.key < $1.key }.map { (offset: $0.key, element: $0.value.record) }
+            for (slot, box) in window.enumerated() {
+                if let box { entries.append((offset: windowBase + slot, element: box.record)) }
             }
             return entries
         }
@@ -167,6 +158,18 @@ extension TraceRecorder {
             }
         }
 
+    }
+
+    /// A streamed recording's node record, boxed where it is born (in its thread's lane) and
+    /// shared from there with the node table and the writer's batch: a record is about 190
+    /// bytes with three counted references, and copying it from the lane into the table, out to
+    /// the batch and destroying each copy cost the writer about 20,000 instructions a traced
+    /// subscribe + dispose (some 23 nodes). Changed only under the recorder's lock, so its
+    /// accesses need no dynamic exclusivity checks (which cost the writer 6,600 instructions a
+    /// cycle: a check and the thread's access set at every read of a birth's fields).
+    final class NodeBox {
+        @exclusivity(unchecked) var record: NodeRecord
+        init(_ record: NodeRecord) { self.record = record }
     }
 
     /// What happened to nodes since the writer last took a batch, in order.
@@ -245,13 +248,9 @@ extension TraceRecorder {
         for lane in lanes {
             // Read in place: iterating `lane.births` would copy each node record out (a generic
             // tuple copy), and the table copies it once more.
-            lane.births.withUnsafeBufferPointer { births in
-                guard let first = births.baseAddress else { return }
-                for offset in 0..<births.count {
-                    let birth = first + offset
-                    state.nodes.insert(birth.pointee.index, from: birth)
-                    stream.ops.append(.born(birth.pointee.index))
-                }
+            for birth in lane.births {
+                state.nodes.insert(birth.index, birth.node)
+                stream.ops.append(.born(birth.index))
             }
             stream.born += lane.births.count
         }
@@ -294,18 +293,20 @@ extension TraceRecorder {
 
     /// What the writer takes at once.
     struct StreamBatch {
-        /// Small and all alike, so that taking and reading them copies a few words: a node's
-        /// record (about 190 bytes, three of its fields counted references) stays in `nodes`.
+        /// Small, so that taking and reading them copies a few words.
         enum Op {
-            /// A birth: the node's id and where its record is in `nodes`.
+            /// A birth: the node's id and where its box is in `nodes`.
             case node(UInt64, Int)
             /// A disposal, deinit or termination: the node's id, the `seq`, the time (`elapsed()`).
             case mark(TraceLineEncoder.NodeMark, UInt64, UInt64, UInt64?)
             case anomaly(UInt64, TraceAnomalyRecord)
         }
         var ops: [Op] = []
-        /// The records of the nodes born in the batch, each copied once out of the node table.
-        var nodes: [NodeRecord] = []
+        /// The nodes born in the batch. The writer reads what a birth says (kind, type, call
+        /// site, `seq`, thread, time), which never changes once the node is born, outside the
+        /// recorder's lock; the rest changes under it (a disposal applied by another thread's
+        /// `snapshot` or `callSite(of:)`), and the writer does not read it.
+        var nodes: [NodeBox] = []
         var edges: [TraceEdge] = []
         var records: [TraceRecord] = []
         /// The texts of the records that carry one, in the records' order.
@@ -340,14 +341,11 @@ extension TraceRecorder {
             for op in stream.ops {
                 switch op {
                 case .born(let index):
-                    // Copied once, in place (the table's getter would copy it out first).
-                    let gone = state.nodes.update(index) { node -> Bool in
-                        batch.ops.append(.node(UInt64(index + 1), batch.nodes.count))
-                        batch.nodes.append(node)
-                        return node.deinitialized != nil
-                    }
+                    guard let box = state.nodes.box(index) else { break }
+                    batch.ops.append(.node(UInt64(index + 1), batch.nodes.count))
+                    batch.nodes.append(box)
                     // Deinitialized before its birth was taken (an orphan): its `x` is written.
-                    if gone == true {
+                    if box.record.deinitialized != nil {
                         if stream.scopes > 0 {
                             stream.deferredEvictions.append(index)
                         } else {

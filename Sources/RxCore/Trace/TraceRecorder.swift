@@ -101,11 +101,10 @@ public final class TraceRecorder: RxTracer {
     }
 
     /// A streamed recording's node born into a thread's lane: its index (its id minus one) and
-    /// its record. A struct, not a tuple: a tuple of a record is copied through the runtime's
-    /// generic tuple copy, twice a node when the writer took it.
+    /// its record, boxed (`NodeBox`).
     struct Birth {
         var index: Int
-        var node: NodeRecord
+        var node: NodeBox
     }
 
     /// A value (or detail) on its way into a record: the record's part, and the text for
@@ -228,8 +227,9 @@ public final class TraceRecorder: RxTracer {
             // Records name nodes in 32 bits: past that many, nodes go untraced.
             guard index < Int(UInt32.max) else { return 0 }
             let seq = tick()
-            let node = NodeRecord(
-                kind: kind, type: type, callSite: callSite, created: seq, thread: thread, createdAt: elapsed())
+            let node = NodeBox(
+                NodeRecord(
+                    kind: kind, type: type, callSite: callSite, created: seq, thread: thread, createdAt: elapsed()))
             let sample = dueSample(seq)
             inLane(traceLocal) { lane in
                 lane.births.append(Birth(index: index, node: node))
@@ -430,7 +430,7 @@ public final class TraceRecorder: RxTracer {
             let found = buffer(traceLocal)._withUnsafeGuaranteedRef { buffer in
                 buffer.lane.withLock { lane -> CallSite?? in
                     guard let birth = lane.births.suffix(64).last(where: { $0.index == index }) else { return nil }
-                    return .some(birth.node.callSite)
+                    return .some(birth.node.record.callSite)
                 }
             }
             if let found { return found }
