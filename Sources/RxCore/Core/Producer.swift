@@ -15,14 +15,14 @@ open class Producer<Element>: Observable<Element> {
     open override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
         if Tracing.isOn { return tracedSubscribe(observer) }
-        // This thread's trampoline, read once (docs/architecture.md, "Per-thread state").
-        let trampoline = CurrentThreadScheduler.trampoline
-        if !trampoline.isScheduleRequired {
+        // This thread's trampoline, read once (docs/architecture.md, "Per-thread state"), and
+        // borrowed: its thread's slot holds it, so no retain and release per subscription.
+        let trampoline = CurrentThreadScheduler.unmanagedTrampoline
+        if !trampoline._withUnsafeGuaranteedRef({ $0.isScheduleRequired }) {
             return subscribeNow(observer)
-        } else {
-            // `schedule`, minus the escaping closure: the trampoline runs this at once.
-            return trampoline.schedule { subscribeNow(observer) }
         }
+        // `schedule`, minus the escaping closure: the trampoline runs this at once.
+        return trampoline._withUnsafeGuaranteedRef { $0.schedule { subscribeNow(observer) } }
     }
 
     @inline(__always)

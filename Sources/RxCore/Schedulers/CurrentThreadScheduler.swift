@@ -44,6 +44,14 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, @unchecked Se
         ThreadLocal<Trampoline>.existing(.trampoline) ?? threadTrampoline.value
     }
 
+    /// `trampoline`, unretained: the thread's slot holds it until the thread ends, so code
+    /// running on this thread can use it through `_withUnsafeGuaranteedRef` with no retain and
+    /// release (`Producer.subscribe`, at every subscription).
+    @inline(__always)
+    static var unmanagedTrampoline: Unmanaged<Trampoline> {
+        ThreadLocal<Trampoline>.unmanagedExisting(.trampoline) ?? threadTrampoline.unmanagedValue
+    }
+
     private static let threadTrampoline = ThreadLocal<Trampoline>(slot: .trampoline) { Trampoline() }
 
     /// A thread's queue of work, and whether it is running it.
