@@ -63,7 +63,8 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
             let subscription = self.subscription.take()
             if traceID != 0 { return tracedDispose(sink, subscription) }
             sink.dispose()
-            subscription?.dispose()
+            // Borrowed from the local that owns it (`subscription?.dispose()` would copy it).
+            if let subscription { subscription.dispose() }
         }
     }
 }

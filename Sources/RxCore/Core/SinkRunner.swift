@@ -18,7 +18,7 @@ protocol RunnableSink: ObserverType, Disposable, AnyObject {
     associatedtype Parent: AnyObject
     associatedtype Downstream: ObserverType
 
-    init(parent: Parent, observer: __owned Downstream, cancel: __owned SinkDisposer)
+    init(parent: __shared Parent, observer: __owned Downstream, cancel: __owned SinkDisposer)
 
     /// The observable the sink subscribes to, unretained (the parent holds it while it runs:
     /// a retain and release of a subject, whose count lives in a side table once a weak
@@ -84,7 +84,9 @@ struct SinkRunnerCache: ~Copyable {
         // Borrowed, not retained: the cache holds the entry, and the entry its runner.
         return Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { entry in
             guard entry.observerType == ObjectIdentifier(Observer.self) else { return nil }
-            return unsafeDowncast(entry.runner, to: AnySinkRunner<Observer>.self).run(parent, observer, cancel)
+            // The runner borrowed too: the entry holds it (a plain call would retain it).
+            let runner = Unmanaged.passUnretained(unsafeDowncast(entry.runner, to: AnySinkRunner<Observer>.self))
+            return runner._withUnsafeGuaranteedRef { $0.run(parent, observer, cancel) }
         }
     }
 

@@ -23,7 +23,7 @@ final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType, Ru
     }
 
     // What `Filter.run` does, for its `SinkRunner` (Core/SinkRunner.swift).
-    convenience init(parent: Filter<Element>, observer: __owned Observer, cancel: __owned SinkDisposer) {
+    convenience init(parent: __shared Filter<Element>, observer: __owned Observer, cancel: __owned SinkDisposer) {
         self.init(predicate: parent.predicate, observer: consume observer, cancel: consume cancel)
     }
 

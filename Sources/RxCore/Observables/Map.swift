@@ -27,7 +27,9 @@ where Observer.Element == ResultType {
     }
 
     // What `Map.run` does, for its `SinkRunner` (Core/SinkRunner.swift).
-    convenience init(parent: Map<SourceType, ResultType>, observer: __owned Observer, cancel: __owned SinkDisposer) {
+    convenience init(
+        parent: __shared Map<SourceType, ResultType>, observer: __owned Observer, cancel: __owned SinkDisposer
+    ) {
         self.init(transform: parent.transform, observer: consume observer, cancel: consume cancel)
     }
 
