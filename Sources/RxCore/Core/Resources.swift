@@ -74,6 +74,8 @@ public struct ResourceSnapshot: Sendable, Equatable, CustomStringConvertible {
 public final class ResourceCounter: Sendable {
     public let name: String
     private let count = Atomic<Int>(0)
+    /// The global that also counts this type, when it is one of the `HotCount` types.
+    private let hot: HotCount?
 
     private static let registry = Mutex<[ResourceCounter]>([])
     private static let byType = Mutex<[ObjectIdentifier: ResourceCounter]>([:])
@@ -102,11 +104,18 @@ public final class ResourceCounter: Sendable {
 
     static let external = ResourceCounter.named("External")
 
-    private init(uncheckedName name: String) { self.name = name }
+    private init(uncheckedName name: String) {
+        self.name = name
+        hot = HotCount(rawValue: name)
+    }
 
-    static func all() -> [ResourceCounter] { registry.withLock { $0 } }
+    static func all() -> [ResourceCounter] {
+        for hot in HotCount.allCases { _ = hot.counter } // registered, so their globals are seen
+        return registry.withLock { $0 }
+    }
 
-    public var live: Int { count.load(ordering: .relaxed) }
+    /// Births minus deaths, through this counter and, for a `HotCount` type, through its global.
+    public var live: Int { count.load(ordering: .relaxed) + (hot?.live ?? 0) }
 
     @inline(__always)
     func increment() { count.wrappingAdd(1, ordering: .relaxed) }
@@ -147,6 +156,68 @@ func rxDeath(_ counter: ResourceCounter, _ id: UInt64) {
 func rxDeath(_ counter: Unmanaged<ResourceCounter>, _ id: UInt64) {
     counter._withUnsafeGuaranteedRef { $0.decrement() }
     if id != 0, let tracer = Tracing.active { tracer.deinitialized(id) }
+}
+
+/// `rxBirth` for a `HotCount` type: counts it in its global (one atomic add; no `swift_once`).
+@inline(__always)
+func rxBirth(_ hot: HotCount, _ kind: TraceNodeKind, _ callSite: CallSite?) -> UInt64 {
+    hot.increment()
+    #if !RX_NO_TRACE
+    TraceAutostart.check()
+    #endif
+    guard let tracer = Tracing.active else { return 0 }
+    return tracedBirth(tracer, hot.counter, kind, callSite)
+}
+
+/// `rxDeath` for a `HotCount` type.
+@inline(__always)
+func rxDeath(_ hot: HotCount, _ id: UInt64) {
+    hot.decrement()
+    if id != 0, let tracer = Tracing.active { tracer.deinitialized(id) }
+}
+
+// The live counts of the types made at every subscription, as globals with constant initial
+// values: the compiler lays them out initialised, so counting is one atomic add. A `static let`
+// counter is made on first use, and every read of it calls `swift_once` to check (seven such
+// reads per `subject.map.filter.map` subscribe + dispose). Their `ResourceCounter`s add them in.
+private let sinkDisposerLive = Atomic<Int>(0)
+private let binaryDisposableLive = Atomic<Int>(0)
+
+/// The types counted in globals of their own (see above).
+enum HotCount: String, CaseIterable {
+    case sinkDisposer = "SinkDisposer"
+    case binaryDisposable = "BinaryDisposable"
+
+    /// The type's registered counter (which reports the global too).
+    var counter: ResourceCounter {
+        switch self {
+        case .sinkDisposer: ResourceCounter.sinkDisposer
+        case .binaryDisposable: ResourceCounter.binaryDisposable
+        }
+    }
+
+    var live: Int {
+        switch self {
+        case .sinkDisposer: sinkDisposerLive.load(ordering: .relaxed)
+        case .binaryDisposable: binaryDisposableLive.load(ordering: .relaxed)
+        }
+    }
+
+    @inline(__always)
+    func increment() {
+        switch self {
+        case .sinkDisposer: sinkDisposerLive.wrappingAdd(1, ordering: .relaxed)
+        case .binaryDisposable: binaryDisposableLive.wrappingAdd(1, ordering: .relaxed)
+        }
+    }
+
+    @inline(__always)
+    func decrement() {
+        switch self {
+        case .sinkDisposer: sinkDisposerLive.wrappingSubtract(1, ordering: .relaxed)
+        case .binaryDisposable: binaryDisposableLive.wrappingSubtract(1, ordering: .relaxed)
+        }
+    }
 }
 
 /// The counters of the hottest core types, so their births skip the by-type lookup.

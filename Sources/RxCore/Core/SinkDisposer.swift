@@ -21,11 +21,11 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
     @exclusivity(unchecked) private var subscription: DisposableObject?
 
     init(callSite: CallSite?) {
-        let id = rxBirth(ResourceCounter.sinkDisposer, .disposable, callSite)
+        let id = rxBirth(HotCount.sinkDisposer, .disposable, callSite)
         state = Atomic(Int(truncatingIfNeeded: id) << Flags.idShift)
     }
 
-    deinit { rxDeath(ResourceCounter.sinkDisposer, traceID) }
+    deinit { rxDeath(HotCount.sinkDisposer, traceID) }
 
     /// Trace node id (0 when not traced).
     public var traceID: UInt64 {

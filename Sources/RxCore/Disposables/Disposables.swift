@@ -105,7 +105,7 @@ final class BinaryDisposable: Cancelable, TraceIdentifiable {
     @exclusivity(unchecked) private var disposable2: DisposableObject?
 
     init(_ disposable1: __owned Disposable, _ disposable2: __owned Disposable, callSite: CallSite? = nil) {
-        let id = rxBirth(ResourceCounter.binaryDisposable, .disposable, callSite)
+        let id = rxBirth(HotCount.binaryDisposable, .disposable, callSite)
         if id != 0 {
             traceEdge(id, traceNodeID(of: disposable1), .owns)
             traceEdge(id, traceNodeID(of: disposable2), .owns)
@@ -115,7 +115,7 @@ final class BinaryDisposable: Cancelable, TraceIdentifiable {
         state = Atomic(id << 1)
     }
 
-    deinit { rxDeath(ResourceCounter.binaryDisposable, traceID) }
+    deinit { rxDeath(HotCount.binaryDisposable, traceID) }
 
     /// Trace node id (0 when not traced).
     var traceID: UInt64 {
