@@ -6,7 +6,9 @@ public enum Disposables {}
 /// A disposable that does nothing. Shared when tracing is off; a fresh traced node when on,
 /// so the diagram can show the handler's `Disposables.create()`.
 struct NopDisposable: Disposable {
-    static let noOp: Disposable = NopDisposable()
+    /// Made where it is used: a value with no fields, so no allocation, and no `swift_once` check
+    /// of a lazily made global at each use (`subscribe(onNext:)` reaches it at every subscription).
+    static var noOp: Disposable { NopDisposable() }
     func dispose() {}
 }
 
