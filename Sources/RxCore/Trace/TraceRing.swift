@@ -182,6 +182,17 @@ final class RecordRing: @unchecked Sendable {
                 | (record.parts.contains(.text) ? 16 : 0)
         }
 
+        @inline(__always)
+        init(bits: UInt8) { self.bits = bits }
+
+        /// What a record of `shape` and `parts` holds (`heldByKind`'s entries).
+        static func of(shape: TraceRecord.Shape, parts: TraceRecord.Parts) -> Held {
+            Held(
+                TraceRecord(
+                    seq: 0, time: 0, words: (0, 0, 0), type: nil, from: 0, to: 0, thread: 0, call: .on, kind: .next,
+                    shape: shape, parts: parts))
+        }
+
         var steps: Int { @inline(__always) get { Int(bits & 3) } }
         var events: Int { @inline(__always) get { Int(bits >> 2 & 3) } }
         var hasText: Bool { @inline(__always) get { bits & 16 != 0 } }
@@ -213,6 +224,10 @@ final class RecordRing: @unchecked Sendable {
     /// Records moved out while still needed (their parts into the overflow rings).
     @exclusivity(unchecked) private(set) var splits = 0
 
+    /// `Held` of every record's shape and parts (at `shape << 7 | parts`): a chunk adopted
+    /// reads one byte a record here rather than working it out.
+    private let heldByKind: UnsafeMutablePointer<Held>
+
     /// Records per slab at most: 2 MB of records.
     static let maxSlabRecords = 1 << 15
 
@@ -224,6 +239,16 @@ final class RecordRing: @unchecked Sendable {
         limit = 2 * max(self.steps, self.events)
         // Room for what the ring holds and a few threads' buffers, at most 2 MB a slab.
         chunksPerSlab = min(Self.maxSlabRecords, limit + 4 * Self.chunkCapacity) / Self.chunkCapacity
+        // Room for 8 shapes (there are 5) and every 7-bit set of parts.
+        heldByKind = .allocate(capacity: 8 << 7)
+        heldByKind.initialize(repeating: Held(bits: 0), count: 8 << 7)
+        for rawShape in 0..<8 {
+            guard let shape = TraceRecord.Shape(rawValue: UInt8(rawShape)) else { continue }
+            for parts in 0..<128 {
+                heldByKind[rawShape << 7 | parts] = Held.of(
+                    shape: shape, parts: TraceRecord.Parts(rawValue: UInt8(parts)))
+            }
+        }
         // Overflow rings: address space only unless used (pages become resident as they fill).
         overflowSteps = PlainRing(capacity: self.steps)
         overflowEvents = PlainRing(capacity: self.events)
@@ -233,6 +258,7 @@ final class RecordRing: @unchecked Sendable {
         for slab in slabs { free(slab) }
         for chunk in chunks[first...] { chunk.sizes.deallocate() }
         for sizes in spareSizes { sizes.deallocate() }
+        heldByKind.deallocate()
     }
 
     /// An empty chunk's records for a thread to write into (the ring's until it is freed).
@@ -257,8 +283,10 @@ final class RecordRing: @unchecked Sendable {
         }
         let sizes = spareSizes.popLast() ?? .allocate(capacity: Self.chunkCapacity)
         var addedSteps = 0, addedEvents = 0
+        let heldByKind = self.heldByKind
         for j in 0..<recordCount {
-            let size = Held(chunk[j])
+            let record = chunk + j
+            let size = heldByKind[Int(record.pointee.shape.rawValue) &<< 7 | Int(record.pointee.parts.rawValue & 127)]
             sizes[j] = size
             addedSteps &+= size.steps
             addedEvents &+= size.events
