@@ -351,6 +351,35 @@ struct SubjectDeliveryOrderTests {
         b?.dispose()
     }
 
+    /// An observer that disposes its own subscription while an element is delivered: the subject
+    /// lets go of it, yet the snapshot being delivered to keeps it until the element has reached
+    /// every observer (the element loop reads the snapshot without retaining each observer); it
+    /// is released as soon as that `onNext` returns, and the others keep receiving.
+    @Test func anObserverDisposingItselfDuringDeliveryIsReleasedAfterThatElement() {
+        final class Witness {}
+        let subject = PublishSubject<Int>()
+        var log: [String] = []
+        weak var released: Witness?
+        var own: Disposable?
+        do {
+            let witness = Witness()
+            released = witness
+            own = subject.subscribe(onNext: { value in
+                withExtendedLifetime(witness) { log.append("A\(value)") }
+                own?.dispose()
+                own = nil
+            })
+        }
+        let b = subject.subscribe(onNext: { log.append("B\($0)") })
+        #expect(released != nil)
+        subject.onNext(1)
+        #expect(released == nil)
+        subject.onNext(2)
+        #expect(log == ["A1", "B1", "B2"])
+        b.dispose()
+        #expect(!subject.hasObservers)
+    }
+
     /// RxTest's hot observables keep their observers in a `Bag` too, and deliver each event to
     /// a snapshot of the observers subscribed when its time comes.
     @Test func hotObservablesDeliverInTheBagsOrderToASnapshot() {

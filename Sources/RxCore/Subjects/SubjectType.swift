@@ -72,14 +72,23 @@ struct ObserverList {
         if let index = order.remove(key) { handlers.remove(at: index) }
     }
 
-    /// Sends `element` to each of `handlers` (their `onNext`).
+    /// Sends `element` to each of `handlers` (their `onNext`), all of which are entries of a
+    /// subject of `Element`s (`SubjectElementEntry<Element>`).
+    ///
+    /// Unspecialised code, as a subject's `onNext` is: the element goes on as it came (by address),
+    /// with no copy and no lookup of its type, and no entry is retained while called, since
+    /// `handlers`, a snapshot the caller keeps, holds every one of them until the loop ends.
     @inline(__always)
     static func dispatch<Element>(_ element: Element, to handlers: [Handler]) {
-        withUnsafePointer(to: element) { pointer in
-            let raw = UnsafeRawPointer(pointer)
-            // The loop reads the array in place rather than through an iterator's copy of it.
-            handlers.withUnsafeBufferPointer { buffer in
-                for index in buffer.indices { buffer[index].deliver(element: raw) }
+        handlers.withUnsafeBufferPointer { buffer in
+            // Read as `Unmanaged` (a plain word): read as class references, each entry would be
+            // retained and released around its call.
+            buffer.withMemoryRebound(to: Unmanaged<Handler>.self) { entries in
+                for entry in entries {
+                    entry._withUnsafeGuaranteedRef { handler in
+                        unsafeDowncast(handler, to: SubjectElementEntry<Element>.self).onNext(element)
+                    }
+                }
             }
         }
     }
@@ -107,21 +116,27 @@ struct ObserverList {
 /// in the subject's `Bag`; an object holding only the observer is 24 bytes where the closure's
 /// context was 48 (docs/performance.md, "Bytes per subscription").
 class SubjectObserverEntry {
-    /// Calls the observer's `onNext` with the `Element` at `element`.
-    func deliver(element: UnsafeRawPointer) {}
-
     /// Calls the observer's `on` with the `Event<Element>` at `event`.
     func deliver(event: UnsafeRawPointer) {}
 }
 
-final class SubjectObserverEntryOf<Observer: ObserverType>: SubjectObserverEntry {
+/// The entries of a subject of `Element`s: `onNext` takes the element itself, so the subject's
+/// (unspecialised) `onNext` hands it on by address without copying it through a raw pointer,
+/// which needed its type's metadata and a copy and a destroy per observer
+/// (docs/performance.md, "The subject path").
+class SubjectElementEntry<Element>: SubjectObserverEntry {
+    /// Calls the observer's `onNext`.
+    func onNext(_ element: Element) {}
+}
+
+final class SubjectObserverEntryOf<Observer: ObserverType>: SubjectElementEntry<Observer.Element> {
     private let observer: Observer
 
     required init(_ observer: Observer) { self.observer = observer }
 
     // The element path touches no `Event` (docs/architecture.md, "Generic metadata").
-    override func deliver(element: UnsafeRawPointer) {
-        observer.onNext(element.assumingMemoryBound(to: Observer.Element.self).pointee)
+    override func onNext(_ element: Observer.Element) {
+        observer.onNext(element)
     }
 
     override func deliver(event: UnsafeRawPointer) {
@@ -131,13 +146,13 @@ final class SubjectObserverEntryOf<Observer: ObserverType>: SubjectObserverEntry
 
 /// The entry of an observer subscribed while tracing: the tracing wrapper (`tracedHandler`)
 /// gets every event, elements too.
-final class TracedSubjectObserverEntry<Element>: SubjectObserverEntry {
+final class TracedSubjectObserverEntry<Element>: SubjectElementEntry<Element> {
     private let traced: (Event<Element>) -> Void
 
     init(_ traced: @escaping (Event<Element>) -> Void) { self.traced = traced }
 
-    override func deliver(element: UnsafeRawPointer) {
-        traced(.next(element.assumingMemoryBound(to: Element.self).pointee))
+    override func onNext(_ element: Element) {
+        traced(.next(element))
     }
 
     override func deliver(event: UnsafeRawPointer) {
