@@ -380,6 +380,37 @@ struct SubjectDeliveryOrderTests {
         #expect(!subject.hasObservers)
     }
 
+    /// A subject's subscription keeps no disposed flag, as RxSwift's keeps none: disposing it again
+    /// finds its key gone and removes nothing else, for every kind of subject, and disposing it
+    /// after the subject is gone does nothing.
+    @Test func disposingASubjectsSubscriptionTwiceRemovesOnlyItsObserver() {
+        func check<Subject: SubjectType & ObserverType>(_ subject: Subject) where Subject.Element == Int {
+            var log: [String] = []
+            let a = subject.subscribe(onNext: { log.append("A\($0)") })
+            let b = subject.subscribe(onNext: { log.append("B\($0)") })
+            a.dispose()
+            a.dispose()
+            let c = subject.subscribe(onNext: { log.append("C\($0)") })
+            a.dispose()
+            subject.onNext(1)
+            subject.onCompleted()
+            #expect(log.filter { $0.hasSuffix("1") } == ["C1", "B1"], "\(Subject.self)")
+            b.dispose()
+            c.dispose()
+        }
+        check(PublishSubject<Int>())
+        check(BehaviorSubject(value: 0))
+        check(ReplaySubject<Int>.create(bufferSize: 1))
+        check(AsyncSubject<Int>())
+        var late: Disposable?
+        do {
+            let subject = PublishSubject<Int>()
+            late = subject.subscribe(onNext: { _ in })
+        }
+        late?.dispose()
+        late?.dispose()
+    }
+
     /// RxTest's hot observables keep their observers in a `Bag` too, and deliver each event to
     /// a snapshot of the observers subscribed when its time comes.
     @Test func hotObservablesDeliverInTheBagsOrderToASnapshot() {

@@ -182,31 +182,55 @@ final class SubjectEntryMakerOf<Observer: ObserverType>: SubjectEntryMaker {
 
 /// What a subject's subscription returns: removes the observer from the subject.
 ///
-/// One state word holds the disposed bit and, above it, the trace node id (0 when not traced),
-/// and `deinit` names its counter: 48 bytes, a 64-byte block (docs/performance.md).
-final class SubscriptionDisposable: Disposable, TraceIdentifiable {
-    private let state: Atomic<UInt64>
+/// A weak reference to the subject and the subscriber's key: 40 bytes, a 48-byte block
+/// (docs/performance.md, "The subject path"). It keeps no disposed flag, as RxSwift's keeps none:
+/// keys are never reused, so a second `dispose()` finds its key gone and removes nothing. Made
+/// while tracing (`make`), it is a `TracedSubscriptionDisposable`, which adds the node id and
+/// records the disposal once.
+class SubscriptionDisposable: Disposable, TraceIdentifiable {
     private weak var owner: SubjectUnsubscribing?
     private let key: Int
 
-    init(owner: SubjectUnsubscribing, key: Int) {
-        self.owner = owner
-        self.key = key
-        state = Atomic(rxBirth(ResourceCounter.subscriptionDisposable, .disposable, nil) << 1)
+    /// The disposable of the subscriber `key` of `owner`.
+    static func make(owner: SubjectUnsubscribing, key: Int) -> SubscriptionDisposable {
+        let id = rxBirth(ResourceCounter.subscriptionDisposable, .disposable, nil)
+        if id == 0 { return SubscriptionDisposable(owner: owner, key: key) }
+        return TracedSubscriptionDisposable(owner: owner, key: key, traceID: id)
     }
 
+    fileprivate init(owner: SubjectUnsubscribing, key: Int) {
+        self.owner = owner
+        self.key = key
+    }
+
+    // `traceID` is the subclass's while it is torn down too: its one stored word is still there.
     deinit { rxDeath(ResourceCounter.subscriptionDisposable, traceID) }
 
     /// Trace node id (0 when not traced).
-    var traceID: UInt64 {
-        @inline(__always) get { state.load(ordering: .relaxed) >> 1 }
-    }
+    var traceID: UInt64 { 0 }
 
     func dispose() {
+        owner?.unsubscribe(key)
+    }
+}
+
+/// A subject's subscription made while tracing: one state word holds the disposed bit and, above
+/// it, the node id, so that the disposal is recorded once.
+final class TracedSubscriptionDisposable: SubscriptionDisposable {
+    private let state: Atomic<UInt64>
+
+    fileprivate init(owner: SubjectUnsubscribing, key: Int, traceID: UInt64) {
+        state = Atomic(traceID << 1)
+        super.init(owner: owner, key: key)
+    }
+
+    override var traceID: UInt64 { state.load(ordering: .relaxed) >> 1 }
+
+    override func dispose() {
         let previous = state.bitwiseOr(1, ordering: .acquiringAndReleasing).oldValue
         guard previous & 1 == 0 else { return }
         traceDisposed(previous >> 1)
-        owner?.unsubscribe(key)
+        super.dispose()
     }
 }
 
