@@ -36,8 +36,8 @@ struct ObserverList {
         if let traced {
             handlers.append(Self.tracedEntry(traced))
         } else {
-            let maker = self.maker(for: Observer.self)
-            handlers.append(withUnsafePointer(to: observer) { maker.make($0) })
+            let maker = unsafeDowncast(self.maker(for: Observer.self), to: SubjectEntryMakerOf<Observer>.self)
+            handlers.append(maker.make(observer))
         }
         // A new subscriber in the free first slot: moved from the end to the front by swaps.
         var position = handlers.count - 1
@@ -165,18 +165,18 @@ final class TracedSubjectObserverEntry<Element>: SubjectElementEntry<Element> {
 /// runtime's cache (about 300 instructions); a subject keeps the maker of its first observer
 /// type, which keeps the entry's type at hand, as `SinkRunner` keeps a sink's
 /// (docs/architecture.md, "Generic metadata").
-class SubjectEntryMaker {
-    /// An entry for the observer at `observer`.
-    func make(_ observer: UnsafeRawPointer) -> SubjectObserverEntry {
-        fatalError("SubjectEntryMaker.make must be overridden")
-    }
-}
+///
+/// The list keeps it as this base class and calls the `SubjectEntryMakerOf<Observer>` it is
+/// (`unsafeDowncast`, no check or lookup in a release build), whose `make` takes the observer
+/// itself: passing it through a raw pointer went through the unspecialised `withUnsafePointer`.
+class SubjectEntryMaker {}
 
 final class SubjectEntryMakerOf<Observer: ObserverType>: SubjectEntryMaker {
     private let entryType = SubjectObserverEntryOf<Observer>.self
 
-    override func make(_ observer: UnsafeRawPointer) -> SubjectObserverEntry {
-        entryType.init(observer.assumingMemoryBound(to: Observer.self).pointee)
+    /// An entry for `observer`.
+    func make(_ observer: Observer) -> SubjectObserverEntry {
+        entryType.init(observer)
     }
 }
 
