@@ -189,7 +189,10 @@ final class SubjectEntryMakerOf<Observer: ObserverType>: SubjectEntryMaker {
 /// records the disposal once.
 class SubscriptionDisposable: Disposable, TraceIdentifiable {
     private weak var owner: SubjectUnsubscribing?
-    private let key: Int
+    /// The key, stored (release) after `owner` and loaded (acquire) before it: plain moves on
+    /// x86 and ARM64, and the order ThreadSanitizer needs when the disposable reaches another
+    /// thread through a lock it cannot see (`Synchronization.Mutex` on Linux, as `flatMap`'s list).
+    private let key: Atomic<Int>
 
     /// The disposable of the subscriber `key` of `owner`.
     static func make(owner: SubjectUnsubscribing, key: Int) -> SubscriptionDisposable {
@@ -200,7 +203,8 @@ class SubscriptionDisposable: Disposable, TraceIdentifiable {
 
     fileprivate init(owner: SubjectUnsubscribing, key: Int) {
         self.owner = owner
-        self.key = key
+        self.key = Atomic(0)
+        self.key.store(key, ordering: .releasing)
     }
 
     // `traceID` is the subclass's while it is torn down too: its one stored word is still there.
@@ -210,6 +214,7 @@ class SubscriptionDisposable: Disposable, TraceIdentifiable {
     var traceID: UInt64 { 0 }
 
     func dispose() {
+        let key = key.load(ordering: .acquiring)
         owner?.unsubscribe(key)
     }
 }
