@@ -351,6 +351,66 @@ struct SubjectDeliveryOrderTests {
         b?.dispose()
     }
 
+    /// An observer that disposes its own subscription while an element is delivered: the subject
+    /// lets go of it, yet the snapshot being delivered to keeps it until the element has reached
+    /// every observer (the element loop reads the snapshot without retaining each observer); it
+    /// is released as soon as that `onNext` returns, and the others keep receiving.
+    @Test func anObserverDisposingItselfDuringDeliveryIsReleasedAfterThatElement() {
+        final class Witness {}
+        let subject = PublishSubject<Int>()
+        var log: [String] = []
+        weak var released: Witness?
+        var own: Disposable?
+        do {
+            let witness = Witness()
+            released = witness
+            own = subject.subscribe(onNext: { value in
+                withExtendedLifetime(witness) { log.append("A\(value)") }
+                own?.dispose()
+                own = nil
+            })
+        }
+        let b = subject.subscribe(onNext: { log.append("B\($0)") })
+        #expect(released != nil)
+        subject.onNext(1)
+        #expect(released == nil)
+        subject.onNext(2)
+        #expect(log == ["A1", "B1", "B2"])
+        b.dispose()
+        #expect(!subject.hasObservers)
+    }
+
+    /// A subject's subscription keeps no disposed flag, as RxSwift's keeps none: disposing it again
+    /// finds its key gone and removes nothing else, for every kind of subject, and disposing it
+    /// after the subject is gone does nothing.
+    @Test func disposingASubjectsSubscriptionTwiceRemovesOnlyItsObserver() {
+        func check<Subject: SubjectType & ObserverType>(_ subject: Subject) where Subject.Element == Int {
+            var log: [String] = []
+            let a = subject.subscribe(onNext: { log.append("A\($0)") })
+            let b = subject.subscribe(onNext: { log.append("B\($0)") })
+            a.dispose()
+            a.dispose()
+            let c = subject.subscribe(onNext: { log.append("C\($0)") })
+            a.dispose()
+            subject.onNext(1)
+            subject.onCompleted()
+            #expect(log.filter { $0.hasSuffix("1") } == ["C1", "B1"], "\(Subject.self)")
+            b.dispose()
+            c.dispose()
+        }
+        check(PublishSubject<Int>())
+        check(BehaviorSubject(value: 0))
+        check(ReplaySubject<Int>.create(bufferSize: 1))
+        check(AsyncSubject<Int>())
+        var late: Disposable?
+        do {
+            let subject = PublishSubject<Int>()
+            late = subject.subscribe(onNext: { _ in })
+        }
+        late?.dispose()
+        late?.dispose()
+    }
+
     /// RxTest's hot observables keep their observers in a `Bag` too, and deliver each event to
     /// a snapshot of the observers subscribed when its time comes.
     @Test func hotObservablesDeliverInTheBagsOrderToASnapshot() {

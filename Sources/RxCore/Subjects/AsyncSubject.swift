@@ -56,7 +56,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
         }
         switch outcome {
         case .added(let key):
-            return SubscriptionDisposable(owner: self, key: key)
+            return SubscriptionDisposable.make(owner: self, key: key)
         case .stopped(.completed, let last):
             if let last { observer.on(.next(last)) }
             observer.on(.completed)

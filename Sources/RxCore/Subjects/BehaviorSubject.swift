@@ -83,7 +83,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
         }
         let key = observers.insert(observer, traced: tracedHandler(observer))
         observer.on(.next(element))
-        return SubscriptionDisposable(owner: self, key: key)
+        return SubscriptionDisposable.make(owner: self, key: key)
     }
 
     func unsubscribe(_ key: Int) {

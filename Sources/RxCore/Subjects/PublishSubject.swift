@@ -73,7 +73,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
             defer { published.wrappingAdd(1, ordering: .releasing) }
             return observers.insert(observer, traced: tracedHandler(observer))
         }
-        if let key { return SubscriptionDisposable(owner: self, key: key) }
+        if let key { return SubscriptionDisposable.make(owner: self, key: key) }
         return subscribeAfterStop(observer)
     }
 

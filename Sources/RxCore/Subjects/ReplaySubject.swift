@@ -88,7 +88,7 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
             return Disposables.create()
         }
         let key = observers.insert(observer, traced: tracedHandler(observer))
-        return SubscriptionDisposable(owner: self, key: key)
+        return SubscriptionDisposable.make(owner: self, key: key)
     }
 
     func unsubscribe(_ key: Int) {

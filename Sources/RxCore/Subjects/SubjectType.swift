@@ -36,8 +36,8 @@ struct ObserverList {
         if let traced {
             handlers.append(Self.tracedEntry(traced))
         } else {
-            let maker = self.maker(for: Observer.self)
-            handlers.append(withUnsafePointer(to: observer) { maker.make($0) })
+            let maker = unsafeDowncast(self.maker(for: Observer.self), to: SubjectEntryMakerOf<Observer>.self)
+            handlers.append(maker.make(observer))
         }
         // A new subscriber in the free first slot: moved from the end to the front by swaps.
         var position = handlers.count - 1
@@ -72,14 +72,23 @@ struct ObserverList {
         if let index = order.remove(key) { handlers.remove(at: index) }
     }
 
-    /// Sends `element` to each of `handlers` (their `onNext`).
+    /// Sends `element` to each of `handlers` (their `onNext`), all of which are entries of a
+    /// subject of `Element`s (`SubjectElementEntry<Element>`).
+    ///
+    /// Unspecialised code, as a subject's `onNext` is: the element goes on as it came (by address),
+    /// with no copy and no lookup of its type, and no entry is retained while called, since
+    /// `handlers`, a snapshot the caller keeps, holds every one of them until the loop ends.
     @inline(__always)
     static func dispatch<Element>(_ element: Element, to handlers: [Handler]) {
-        withUnsafePointer(to: element) { pointer in
-            let raw = UnsafeRawPointer(pointer)
-            // The loop reads the array in place rather than through an iterator's copy of it.
-            handlers.withUnsafeBufferPointer { buffer in
-                for index in buffer.indices { buffer[index].deliver(element: raw) }
+        handlers.withUnsafeBufferPointer { buffer in
+            // Read as `Unmanaged` (a plain word): read as class references, each entry would be
+            // retained and released around its call.
+            buffer.withMemoryRebound(to: Unmanaged<Handler>.self) { entries in
+                for entry in entries {
+                    entry._withUnsafeGuaranteedRef { handler in
+                        unsafeDowncast(handler, to: SubjectElementEntry<Element>.self).onNext(element)
+                    }
+                }
             }
         }
     }
@@ -107,21 +116,27 @@ struct ObserverList {
 /// in the subject's `Bag`; an object holding only the observer is 24 bytes where the closure's
 /// context was 48 (docs/performance.md, "Bytes per subscription").
 class SubjectObserverEntry {
-    /// Calls the observer's `onNext` with the `Element` at `element`.
-    func deliver(element: UnsafeRawPointer) {}
-
     /// Calls the observer's `on` with the `Event<Element>` at `event`.
     func deliver(event: UnsafeRawPointer) {}
 }
 
-final class SubjectObserverEntryOf<Observer: ObserverType>: SubjectObserverEntry {
+/// The entries of a subject of `Element`s: `onNext` takes the element itself, so the subject's
+/// (unspecialised) `onNext` hands it on by address without copying it through a raw pointer,
+/// which needed its type's metadata and a copy and a destroy per observer
+/// (docs/performance.md, "The subject path").
+class SubjectElementEntry<Element>: SubjectObserverEntry {
+    /// Calls the observer's `onNext`.
+    func onNext(_ element: Element) {}
+}
+
+final class SubjectObserverEntryOf<Observer: ObserverType>: SubjectElementEntry<Observer.Element> {
     private let observer: Observer
 
     required init(_ observer: Observer) { self.observer = observer }
 
     // The element path touches no `Event` (docs/architecture.md, "Generic metadata").
-    override func deliver(element: UnsafeRawPointer) {
-        observer.onNext(element.assumingMemoryBound(to: Observer.Element.self).pointee)
+    override func onNext(_ element: Observer.Element) {
+        observer.onNext(element)
     }
 
     override func deliver(event: UnsafeRawPointer) {
@@ -131,13 +146,13 @@ final class SubjectObserverEntryOf<Observer: ObserverType>: SubjectObserverEntry
 
 /// The entry of an observer subscribed while tracing: the tracing wrapper (`tracedHandler`)
 /// gets every event, elements too.
-final class TracedSubjectObserverEntry<Element>: SubjectObserverEntry {
+final class TracedSubjectObserverEntry<Element>: SubjectElementEntry<Element> {
     private let traced: (Event<Element>) -> Void
 
     init(_ traced: @escaping (Event<Element>) -> Void) { self.traced = traced }
 
-    override func deliver(element: UnsafeRawPointer) {
-        traced(.next(element.assumingMemoryBound(to: Element.self).pointee))
+    override func onNext(_ element: Element) {
+        traced(.next(element))
     }
 
     override func deliver(event: UnsafeRawPointer) {
@@ -150,48 +165,77 @@ final class TracedSubjectObserverEntry<Element>: SubjectObserverEntry {
 /// runtime's cache (about 300 instructions); a subject keeps the maker of its first observer
 /// type, which keeps the entry's type at hand, as `SinkRunner` keeps a sink's
 /// (docs/architecture.md, "Generic metadata").
-class SubjectEntryMaker {
-    /// An entry for the observer at `observer`.
-    func make(_ observer: UnsafeRawPointer) -> SubjectObserverEntry {
-        fatalError("SubjectEntryMaker.make must be overridden")
-    }
-}
+///
+/// The list keeps it as this base class and calls the `SubjectEntryMakerOf<Observer>` it is
+/// (`unsafeDowncast`, no check or lookup in a release build), whose `make` takes the observer
+/// itself: passing it through a raw pointer went through the unspecialised `withUnsafePointer`.
+class SubjectEntryMaker {}
 
 final class SubjectEntryMakerOf<Observer: ObserverType>: SubjectEntryMaker {
     private let entryType = SubjectObserverEntryOf<Observer>.self
 
-    override func make(_ observer: UnsafeRawPointer) -> SubjectObserverEntry {
-        entryType.init(observer.assumingMemoryBound(to: Observer.self).pointee)
+    /// An entry for `observer`.
+    func make(_ observer: Observer) -> SubjectObserverEntry {
+        entryType.init(observer)
     }
 }
 
 /// What a subject's subscription returns: removes the observer from the subject.
 ///
-/// One state word holds the disposed bit and, above it, the trace node id (0 when not traced),
-/// and `deinit` names its counter: 48 bytes, a 64-byte block (docs/performance.md).
-final class SubscriptionDisposable: Disposable, TraceIdentifiable {
-    private let state: Atomic<UInt64>
+/// A weak reference to the subject and the subscriber's key: 40 bytes, a 48-byte block
+/// (docs/performance.md, "The subject path"). It keeps no disposed flag, as RxSwift's keeps none:
+/// keys are never reused, so a second `dispose()` finds its key gone and removes nothing. Made
+/// while tracing (`make`), it is a `TracedSubscriptionDisposable`, which adds the node id and
+/// records the disposal once.
+class SubscriptionDisposable: Disposable, TraceIdentifiable {
     private weak var owner: SubjectUnsubscribing?
-    private let key: Int
+    /// The key, stored (release) after `owner` and loaded (acquire) before it: plain moves on
+    /// x86 and ARM64, and the order ThreadSanitizer needs when the disposable reaches another
+    /// thread through a lock it cannot see (`Synchronization.Mutex` on Linux, as `flatMap`'s list).
+    private let key: Atomic<Int>
 
-    init(owner: SubjectUnsubscribing, key: Int) {
-        self.owner = owner
-        self.key = key
-        state = Atomic(rxBirth(ResourceCounter.subscriptionDisposable, .disposable, nil) << 1)
+    /// The disposable of the subscriber `key` of `owner`.
+    static func make(owner: SubjectUnsubscribing, key: Int) -> SubscriptionDisposable {
+        let id = rxBirth(ResourceCounter.subscriptionDisposable, .disposable, nil)
+        if id == 0 { return SubscriptionDisposable(owner: owner, key: key) }
+        return TracedSubscriptionDisposable(owner: owner, key: key, traceID: id)
     }
 
+    fileprivate init(owner: SubjectUnsubscribing, key: Int) {
+        self.owner = owner
+        self.key = Atomic(0)
+        self.key.store(key, ordering: .releasing)
+    }
+
+    // `traceID` is the subclass's while it is torn down too: its one stored word is still there.
     deinit { rxDeath(ResourceCounter.subscriptionDisposable, traceID) }
 
     /// Trace node id (0 when not traced).
-    var traceID: UInt64 {
-        @inline(__always) get { state.load(ordering: .relaxed) >> 1 }
-    }
+    var traceID: UInt64 { 0 }
 
     func dispose() {
+        let key = key.load(ordering: .acquiring)
+        owner?.unsubscribe(key)
+    }
+}
+
+/// A subject's subscription made while tracing: one state word holds the disposed bit and, above
+/// it, the node id, so that the disposal is recorded once.
+final class TracedSubscriptionDisposable: SubscriptionDisposable {
+    private let state: Atomic<UInt64>
+
+    fileprivate init(owner: SubjectUnsubscribing, key: Int, traceID: UInt64) {
+        state = Atomic(traceID << 1)
+        super.init(owner: owner, key: key)
+    }
+
+    override var traceID: UInt64 { state.load(ordering: .relaxed) >> 1 }
+
+    override func dispose() {
         let previous = state.bitwiseOr(1, ordering: .acquiringAndReleasing).oldValue
         guard previous & 1 == 0 else { return }
         traceDisposed(previous >> 1)
-        owner?.unsubscribe(key)
+        super.dispose()
     }
 }
 
