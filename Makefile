@@ -266,8 +266,8 @@ diagrams: deps
 		name=$$(basename $$dir); n=$$(echo $$name | cut -c1-2); \
 		rm -rf $(DIAGRAMS_DIR)/$$name; mkdir -p $(DIAGRAMS_DIR)/$$name; \
 		"$$bin/chapter$$n" --diagrams $(DIAGRAMS_DIR)/$$name >/dev/null || exit 1; \
-		RXTRACE=$(DIAGRAMS_DIR)/$$name/trace.json "$$bin/chapter$$n" >/dev/null || exit 1; \
-		"$$bin/rxtrace" report $(DIAGRAMS_DIR)/$$name/trace.json -o $(DIAGRAMS_DIR)/$$name/report.html || exit 1; \
+		RXTRACE=$(DIAGRAMS_DIR)/$$name/trace.rxt "$$bin/chapter$$n" >/dev/null || exit 1; \
+		"$$bin/rxtrace" report $(DIAGRAMS_DIR)/$$name/trace.rxt -o $(DIAGRAMS_DIR)/$$name/report.html || exit 1; \
 		rm -rf $(IMAGES_DIR)/$$name; \
 		for picture in $$(grep -ohE "docs/images/$$name/[^)]+[.]svg" $$dir/README.md | sort -u); do \
 			mkdir -p $(IMAGES_DIR)/$$name; \

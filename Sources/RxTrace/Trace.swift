@@ -14,7 +14,7 @@ import Synchronization
 /// try trace.write(to: URL(fileURLWithPath: "trace.json"))
 /// ```
 ///
-/// The recorder itself is RxCore's `TraceRecorder`, so a program run with `RXTRACE=trace.json`
+/// The recorder itself is RxCore's `TraceRecorder`, so a program run with `RXTRACE=trace.rxt`
 /// is recorded with no code change (see `TraceAutostart` and docs/trace-format.md).
 public enum Trace {
     private static let scopeLock = Mutex<Void>(())

@@ -26,8 +26,8 @@ extension RxTraceCommand {
                 still running at the cut: what was open then is listed as such, and the exit status is 0.
 
                 Examples:
-                  rxtrace leaks trace.json || echo "something leaked"
-                  rxtrace leaks trace.json --nodes
+                  rxtrace leaks trace.rxt || echo "something leaked"
+                  rxtrace leaks trace.rxt --nodes
                   RXTRACE=tests.rxt swift test && rxtrace leaks tests.rxt --by-test
                 """
         )

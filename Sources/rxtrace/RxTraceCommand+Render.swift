@@ -15,9 +15,9 @@ extension RxTraceCommand {
                 Without -o, svg and dot go to stdout; png and pdf need -o.
 
                 Examples:
-                  rxtrace render trace.json -o graph.svg
-                  rxtrace render trace.json --view flow --subscription 2 --format dot
-                  rxtrace render trace.json --view marbles --filter-type Map -o marbles.png
+                  rxtrace render trace.rxt -o graph.svg
+                  rxtrace render trace.rxt --view flow --subscription 2 --format dot
+                  rxtrace render trace.rxt --view marbles --filter-type Map -o marbles.png
                 """
         )
 

@@ -22,9 +22,9 @@ extension RxTraceCommand {
                 with zh); in English otherwise.
 
                 Examples:
-                  rxtrace report trace.json -o report.html
-                  rxtrace report trace.json --expand -o everything.html
-                  rxtrace report trace.json --lang zh -o report.zh.html
+                  rxtrace report trace.rxt -o report.html
+                  rxtrace report trace.rxt --expand -o everything.html
+                  rxtrace report trace.rxt --lang zh -o report.zh.html
                 """
         )
 

@@ -9,7 +9,7 @@ extension RxTraceCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run a program with RXTRACE set, then draw every view of its trace.",
             discussion: """
-                Runs the program with RXTRACE=DIR/trace.json, then writes graph.svg, flow.svg, \
+                Runs the program with RXTRACE=DIR/trace.rxt, then writes graph.svg, flow.svg, \
                 marbles.svg and resources.svg into DIR (a view that does not fit the trace is \
                 skipped with a note), and report.html, the page that replays the run (see rxtrace \
                 report; --lang as there). A chapter name such as 02 or chapter02 means the built \
@@ -24,7 +24,7 @@ extension RxTraceCommand {
         @Argument(help: "A path to an executable, or a chapter (02, chapter02).")
         var program: String
 
-        @Option(help: "Where to write trace.json and the diagrams (default: ./rxtrace-NAME).")
+        @Option(help: "Where to write trace.rxt and the diagrams (default: ./rxtrace-NAME).")
         var out: String?
 
         @OptionGroup var language: ReportLanguageOption
@@ -66,7 +66,7 @@ extension RxTraceCommand {
             } catch {
                 throw CLIError.rendering("\(directory.path): cannot create: \((error as NSError).localizedDescription)")
             }
-            let traceURL = directory.appendingPathComponent("trace.json").standardizedFileURL
+            let traceURL = directory.appendingPathComponent("trace.rxt").standardizedFileURL
             try? manager.removeItem(at: traceURL)
 
             let process = Process()

@@ -9,7 +9,7 @@ extension RxTraceCommand {
             abstract: "Counts by kind and type, subscriptions, events, dropped entries and anomalies.",
             discussion: """
                 Example:
-                  rxtrace summary trace.json
+                  rxtrace summary trace.rxt
                 """
         )
 

@@ -6,8 +6,8 @@ import RxTrace
 /// `rxtrace`: draw recorded traces and find leaked subscriptions.
 ///
 /// ```
-/// rxtrace render trace.json --view flow -o flow.svg
-/// rxtrace leaks trace.json
+/// rxtrace render trace.rxt --view flow -o flow.svg
+/// rxtrace leaks trace.rxt
 /// ```
 @main
 struct RxTraceCommand: ParsableCommand {

@@ -266,6 +266,59 @@ final class Scratch {
             ["report", trace, "-o", "no/such/dir/report.html"], scratch: scratch, mentioning: ["cannot write"],
             status: 3)
     }
+
+    @Test func outputOntoADirectoryIsRefused() throws {
+        let scratch = try Scratch()
+        let trace = try scratch.write(Fixtures.reference())
+        try FileManager.default.createDirectory(
+            at: scratch.url.appendingPathComponent("out.svg"), withIntermediateDirectories: false)
+        try expectRejected(
+            ["render", trace, "-o", "out.svg"], scratch: scratch, mentioning: ["out.svg", "is a directory"], status: 3)
+        var isDirectory: ObjCBool = false
+        #expect(
+            FileManager.default.fileExists(
+                atPath: scratch.url.appendingPathComponent("out.svg").path,
+                isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
+
+    @Test func outputThroughASymbolicLinkKeepsTheLink() throws {
+        let scratch = try Scratch()
+        let trace = try scratch.write(Fixtures.reference())
+        try FileManager.default.createDirectory(
+            at: scratch.url.appendingPathComponent("real"), withIntermediateDirectories: false)
+        let link = scratch.url.appendingPathComponent("graph.svg")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real/graph.svg")
+        let result = try CLI.run(["render", trace, "-o", "graph.svg"], in: scratch.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real/graph.svg")
+        let svg = String(decoding: try scratch.data("real/graph.svg"), as: UTF8.self)
+        #expect(svg.contains("<svg"))
+    }
+
+    /// A pipe (as `-o /dev/stdout` is when piped) is written in place, not replaced by a file.
+    @Test func outputIntoAPipeIsWrittenInPlace() throws {
+        let scratch = try Scratch()
+        let trace = try scratch.write(Fixtures.reference())
+        let fifo = scratch.url.appendingPathComponent("pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        // The reader opens the pipe at the same time as rxtrace (each open waits for the other).
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        reader.arguments = ["-c", "cat pipe > received.dot"]
+        reader.currentDirectoryURL = scratch.url
+        try reader.run()
+        let result = try CLI.run(["render", trace, "--format", "dot", "-o", "pipe"], in: scratch.url)
+        // Never hang: a reader still waiting after ten seconds (rxtrace never opened the pipe) is stopped.
+        let deadline = Date().addingTimeInterval(10)
+        while reader.isRunning, Date() < deadline { usleep(20_000) }
+        if reader.isRunning { reader.terminate() }
+        reader.waitUntilExit()
+        #expect(result.status == 0, "\(result.stderr)")
+        var info = stat()
+        #expect(lstat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the pipe is still a pipe")
+        let dot = String(decoding: try scratch.data("received.dot"), as: UTF8.self)
+        #expect(dot.hasPrefix("digraph"))
+    }
 }
 
 @Suite(.serialized) struct LeaksAndSummaryTests {
@@ -376,7 +429,7 @@ final class Scratch {
         let written =
             (try? FileManager.default.contentsOfDirectory(atPath: scratch.url.appendingPathComponent("diagrams").path))?
             .sorted()
-        #expect(written == ["flow.svg", "graph.svg", "marbles.svg", "report.html", "resources.svg", "trace.json"])
+        #expect(written == ["flow.svg", "graph.svg", "marbles.svg", "report.html", "resources.svg", "trace.rxt"])
         #expect(result.out.contains("wrote"))
     }
 
