@@ -3,10 +3,26 @@ import RxTesting
 import Testing
 
 /// Counts its disposals.
-private final class Counting: Disposable, @unchecked Sendable {
+private class Counting: Disposable, @unchecked Sendable {
     private(set) var count = 0
     func dispose() { count += 1 }
 }
+
+/// A disposable that is a struct (held boxed by the core), counting through a class.
+private struct CountingValue: Disposable {
+    let counter: Counting
+    func dispose() { counter.dispose() }
+}
+
+/// A struct too big for an existential's three inline words, so it lives in a box of its own.
+private struct CountingLargeValue: Disposable {
+    let counter: Counting
+    let padding = (1, 2, 3, 4)
+    func dispose() { counter.dispose() }
+}
+
+/// A class whose `Disposable` conformance is its superclass's.
+private final class CountingSubclass: Counting, @unchecked Sendable {}
 
 @Suite(.serialized, .noLeaks)
 struct DisposableTests {
@@ -211,5 +227,39 @@ struct DisposableTests {
         subscription.dispose()
         subscription.dispose()
         #expect(handlerDisposed == 1)
+    }
+
+    /// A struct returned from `create`'s handler is held boxed by the `SinkDisposer` and still
+    /// disposed once, whether disposal comes after `run` returned or before.
+    @Test func structDisposableFromCreate() {
+        let afterSet = Counting(), beforeSet = Counting(), large = Counting()
+        let later = Observable<Int>.create { _ in CountingValue(counter: afterSet) }.subscribe(onNext: { _ in })
+        let early = Observable<Int>.create { observer in
+            observer.onCompleted()
+            return CountingValue(counter: beforeSet)
+        }.subscribe(onNext: { _ in })
+        #expect(beforeSet.count == 1, "completed inside the handler: disposed when handed over")
+        let big = Observable<Int>.create { _ in CountingLargeValue(counter: large) }.map { $0 }.subscribe()
+        #expect(afterSet.count == 0 && large.count == 0)
+        later.dispose()
+        later.dispose()
+        early.dispose()
+        big.dispose()
+        #expect(afterSet.count == 1 && beforeSet.count == 1 && large.count == 1)
+    }
+
+    /// `Disposables.create(a, b)` of structs, of a subclass and of the no-op disposes each
+    /// part once and reports it.
+    @Test func binaryOfStructsAndSubclasses() {
+        let a = Counting(), b = CountingSubclass(), c = Counting()
+        let values = Disposables.create(CountingValue(counter: a), CountingLargeValue(counter: c))
+        let mixed = Disposables.create(b, Disposables.create())
+        #expect(!values.isDisposed && !mixed.isDisposed)
+        values.dispose()
+        mixed.dispose()
+        values.dispose()
+        mixed.dispose()
+        #expect(values.isDisposed && mixed.isDisposed)
+        #expect(a.count == 1 && b.count == 1 && c.count == 1)
     }
 }

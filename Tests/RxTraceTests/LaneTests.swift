@@ -19,8 +19,11 @@ import Testing
         return (recorder, a, b)
     }
 
-    private func birth(_ index: Int, created: UInt64) -> (index: Int, node: NodeRecord) {
-        (index, NodeRecord(kind: .sink, type: "MapSink", callSite: nil, created: created, thread: 0))
+    private func birth(_ index: Int, created: UInt64) -> TraceRecorder.Birth {
+        TraceRecorder.Birth(
+            index: index,
+            node: TraceRecorder.NodeBox(
+                NodeRecord(kind: .sink, type: "MapSink", callSite: nil, created: created, thread: 0)))
     }
 
     private func marks(_ batch: TraceRecorder.StreamBatch) -> [String] {
@@ -32,8 +35,8 @@ import Testing
 
     private func nodes(_ batch: TraceRecorder.StreamBatch) -> [(UInt64, NodeRecord)] {
         batch.ops.compactMap { op in
-            guard case .node(let id, let node) = op else { return nil }
-            return (id, node)
+            guard case .node(let id, let position) = op else { return nil }
+            return (id, batch.nodes[position].record)
         }
     }
 

@@ -7,17 +7,18 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
         static let sinkAndSubscriptionSet = 1
         static let disposed = 2
         /// The trace node id sits above the two flags (0 when not traced): one word for both
-        /// keeps the object at 104 bytes, a 112-byte block (docs/performance.md).
+        /// keeps the object at 56 bytes, a 64-byte block (docs/performance.md).
         static let idShift = 2
     }
 
     private let state: Atomic<Int>
-    // Written before the state's release, read after its acquire: ordered by `state`. The sink
-    // is a class, so it is kept as a class existential (16 bytes; nil is a null pointer, with no
-    // value witnesses); the subscription is whatever `subscribe` returned, so a no-op stands for
-    // "none" rather than an optional (docs/architecture.md, "No optional existentials").
-    @exclusivity(unchecked) private var sink: (Disposable & AnyObject)?
-    @exclusivity(unchecked) private var subscription: Disposable = NopDisposable()
+    // Written before the state's release, read after its acquire: ordered by `state`. Both are
+    // class existentials (16 bytes each; nil is a null pointer, with no value witnesses): the
+    // sink is a class, and the subscription, whatever `subscribe` returned, is held as the
+    // object it is (nil for the no-op, a box for a struct; docs/architecture.md, "Class-bound
+    // disposables").
+    @exclusivity(unchecked) private var sink: DisposableObject?
+    @exclusivity(unchecked) private var subscription: DisposableObject?
 
     init(callSite: CallSite?) {
         let id = rxBirth(ResourceCounter.sinkDisposer, .disposable, callSite)
@@ -35,18 +36,19 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
         state.load(ordering: .acquiring) & Flags.disposed != 0
     }
 
-    func setSinkAndSubscription(sink: __owned Disposable & AnyObject, subscription: __owned Disposable) {
+    @inline(__always)
+    func setSinkAndSubscription(sink: __owned DisposableObject, subscription: __owned Disposable) {
         if traceID != 0 { traceOwnership(sink, subscription) }
         self.sink = consume sink
-        self.subscription = consume subscription
+        self.subscription = disposableObject(consume subscription)
 
         let previous = state.bitwiseOr(Flags.sinkAndSubscriptionSet, ordering: .acquiringAndReleasing).oldValue
         precondition(previous & Flags.sinkAndSubscriptionSet == 0, "Sink and subscription were already set")
         if previous & Flags.disposed != 0 {
             self.sink?.dispose()
-            self.subscription.dispose()
+            self.subscription?.dispose()
             self.sink = nil
-            self.subscription = NopDisposable()
+            self.subscription = nil
         }
     }
 
@@ -55,13 +57,13 @@ public final class SinkDisposer: Cancelable, TraceIdentifiable {
         if previous & Flags.disposed != 0 { return }
         traceDisposed(traceID)
         if previous & Flags.sinkAndSubscriptionSet != 0 {
-            // Moved out rather than copied; the fields hold no-ops from here on.
+            // Moved out rather than copied; the fields hold nil from here on.
             // Set, so `sink` is there.
             let sink = self.sink.take().unsafelyUnwrapped
-            let subscription = takeDisposable(&self.subscription)
+            let subscription = self.subscription.take()
             if traceID != 0 { return tracedDispose(sink, subscription) }
             sink.dispose()
-            subscription.dispose()
+            subscription?.dispose()
         }
     }
 }

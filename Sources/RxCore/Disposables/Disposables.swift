@@ -95,23 +95,24 @@ final class AnonymousDisposable: DisposeBase, Cancelable {
 /// Disposes two disposables once: what `subscribe(onNext:…)` returns.
 ///
 /// One state word holds the disposed bit and, above it, the trace node id (0 when not traced),
-/// and `deinit` names its counter: 104 bytes, a 112-byte block (docs/performance.md).
+/// and `deinit` names its counter; the two are held as objects (nil for a no-op), so it is
+/// 56 bytes, a 64-byte block (docs/performance.md).
 final class BinaryDisposable: Cancelable, TraceIdentifiable {
     private let state: Atomic<UInt64>
     // Set in `init`; after that touched only by the one `dispose()` that sets `disposed`, which
-    // leaves no-ops. Plain fields rather than a `Mutex` of an optional pair, whose copies and
-    // checks go through the runtime's generic value witnesses.
-    @exclusivity(unchecked) private var disposable1: Disposable
-    @exclusivity(unchecked) private var disposable2: Disposable
+    // leaves nil. Plain fields rather than a `Mutex` of an optional pair.
+    @exclusivity(unchecked) private var disposable1: DisposableObject?
+    @exclusivity(unchecked) private var disposable2: DisposableObject?
 
     init(_ disposable1: __owned Disposable, _ disposable2: __owned Disposable, callSite: CallSite? = nil) {
-        self.disposable1 = consume disposable1
-        self.disposable2 = consume disposable2
-        state = Atomic(rxBirth(ResourceCounter.binaryDisposable, .disposable, callSite) << 1)
-        if traceID != 0 {
-            traceEdge(traceID, traceNodeID(of: self.disposable1), .owns)
-            traceEdge(traceID, traceNodeID(of: self.disposable2), .owns)
+        let id = rxBirth(ResourceCounter.binaryDisposable, .disposable, callSite)
+        if id != 0 {
+            traceEdge(id, traceNodeID(of: disposable1), .owns)
+            traceEdge(id, traceNodeID(of: disposable2), .owns)
         }
+        self.disposable1 = disposableObject(consume disposable1)
+        self.disposable2 = disposableObject(consume disposable2)
+        state = Atomic(id << 1)
     }
 
     deinit { rxDeath(ResourceCounter.binaryDisposable, traceID) }
@@ -128,12 +129,16 @@ final class BinaryDisposable: Cancelable, TraceIdentifiable {
         if previous & 1 != 0 { return }
         traceDisposed(previous >> 1)
         // Moved out rather than copied.
-        let disposable1 = takeDisposable(&self.disposable1)
-        let disposable2 = takeDisposable(&self.disposable2)
-        traceDisposeStep(traceID, disposable1)
-        disposable1.dispose()
-        traceDisposeStep(traceID, disposable2)
-        disposable2.dispose()
+        let disposable1 = self.disposable1.take()
+        let disposable2 = self.disposable2.take()
+        if let disposable1 {
+            traceDisposeStep(traceID, disposable1)
+            disposable1.dispose()
+        }
+        if let disposable2 {
+            traceDisposeStep(traceID, disposable2)
+            disposable2.dispose()
+        }
     }
 }
 

@@ -7,9 +7,10 @@ extension SinkDisposer {
 
     /// The end of a traced disposer's `dispose`: a `dispose` step before each part.
     @inline(never)
-    func tracedDispose(_ sink: Disposable, _ subscription: Disposable) {
+    func tracedDispose(_ sink: DisposableObject, _ subscription: DisposableObject?) {
         traceDisposeStep(traceID, sink)
         sink.dispose()
+        guard let subscription else { return }
         traceDisposeStep(traceID, subscription)
         subscription.dispose()
     }

@@ -94,7 +94,7 @@ extension TraceRecorder {
         /// Records' worth past which the thread waits for the writer (about 4 MB per thread).
         static let holdAt = 1 << 16
 
-        var births: [(index: Int, node: NodeRecord)] = []
+        var births: [Birth] = []
         var ops: [NodeOp] = []
         var edges: [TraceEdge] = []
         var records: [TraceRecord] = []

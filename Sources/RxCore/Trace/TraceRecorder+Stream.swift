@@ -18,9 +18,9 @@ extension TraceRecorder {
         let evicting: Bool
         /// The window: `window[i]` is node index `windowBase + i` (nil: left, or not born yet).
         private var windowBase = 0
-        private var window: [NodeRecord?] = []
+        private var window: [NodeBox?] = []
         /// Held nodes older than the window.
-        private var survivors: [Int: NodeRecord] = [:]
+        private var survivors: [Int: NodeBox] = [:]
         private var heldInWindow = 0
         /// Longest the window grows before its oldest nodes move to `survivors`.
         static let windowLimit = 1 << 15
@@ -28,13 +28,19 @@ extension TraceRecorder {
         init(evicting: Bool) { self.evicting = evicting }
 
         mutating func append(_ record: NodeRecord) {
-            if evicting { insert(count, record) } else { dense.append(record) }
+            if evicting { insert(count, NodeBox(record)) } else { dense.append(record) }
             count = max(count, dense.count)
         }
 
         subscript(index: Int) -> NodeRecord? {
             guard index >= 0, index < count else { return nil }
             if !evicting { return dense[index] }
+            return box(index)?.record
+        }
+
+        /// A streamed recording's node, when it is held.
+        func box(_ index: Int) -> NodeBox? {
+            guard evicting, index >= 0, index < count else { return nil }
             if index >= windowBase {
                 let slot = index - windowBase
                 return slot < window.count ? window[slot] : nil
@@ -50,20 +56,16 @@ extension TraceRecorder {
                 guard index >= 0, index < dense.count else { return nil }
                 return body(&dense[index])
             }
-            if index >= windowBase {
-                let slot = index - windowBase
-                guard slot < window.count, window[slot] != nil else { return nil }
-                return body(&window[slot]!)
-            }
-            guard let position = survivors.index(forKey: index) else { return nil }
-            return body(&survivors.values[position])
+            guard let box = box(index) else { return nil }
+            return body(&box.record)
         }
 
-        /// A streamed recording's birth, numbered by its thread (births arrive out of order).
-        mutating func insert(_ index: Int, _ record: NodeRecord) {
+        /// A streamed recording's birth, numbered by its thread (births arrive out of order): the
+        /// lane's box itself, so that the record is not copied.
+        mutating func insert(_ index: Int, _ box: NodeBox) {
             count = max(count, index + 1)
             guard index >= windowBase else {
-                survivors[index] = record
+                survivors[index] = box
                 return
             }
             let slot = index - windowBase
@@ -71,7 +73,7 @@ extension TraceRecorder {
             // dynamic cast examines (500 instructions a node on the writer's thread).
             while slot >= window.count { window.append(nil) }
             if window[slot] == nil { heldInWindow += 1 }
-            window[slot] = record
+            window[slot] = box
             if window.count > Self.windowLimit { slide() }
         }
 
@@ -114,9 +116,9 @@ extension TraceRecorder {
         /// The nodes held, in id order.
         func entries() -> [(offset: Int, element: NodeRecord)] {
             if !evicting { return Array(dense.enumerated()) }
-            var entries = survivors.sorted { $0.key < $1.key }.map { (offset: $0.key, element: $0.value) }
-            for (slot, record) in window.enumerated() {
-                if let record { entries.append((offset: windowBase + slot, element: record)) }
+            var entries = survivors.sorted { $0.key < $1.key }.map { (offset: $0.key, element: $0.value.record) }
+            for (slot, box) in window.enumerated() {
+                if let box { entries.append((offset: windowBase + slot, element: box.record)) }
             }
             return entries
         }
@@ -158,6 +160,18 @@ extension TraceRecorder {
 
     }
 
+    /// A streamed recording's node record, boxed where it is born (in its thread's lane) and
+    /// shared from there with the node table and the writer's batch: a record is about 190
+    /// bytes with three counted references, and copying it from the lane into the table, out to
+    /// the batch and destroying each copy cost the writer about 20,000 instructions a traced
+    /// subscribe + dispose (some 23 nodes). Changed only under the recorder's lock, so its
+    /// accesses need no dynamic exclusivity checks (which cost the writer 6,600 instructions a
+    /// cycle: a check and the thread's access set at every read of a birth's fields).
+    final class NodeBox {
+        @exclusivity(unchecked) var record: NodeRecord
+        init(_ record: NodeRecord) { self.record = record }
+    }
+
     /// What happened to nodes since the writer last took a batch, in order.
     enum NodeOp {
         case born(Int)
@@ -183,6 +197,8 @@ extension TraceRecorder {
         /// The texts of the records that carry one (`.text`), in the records' order.
         var texts: [String] = []
         var ops: [NodeOp] = []
+        /// How many of `ops` are births (room for the batch's node records, reserved at once).
+        var born = 0
         var edges: [TraceEdge] = []
         var resources: [ResourceRecord] = []
         var marks: [MarkRecord] = []
@@ -230,10 +246,13 @@ extension TraceRecorder {
             }
         }
         for lane in lanes {
-            for (index, node) in lane.births {
-                state.nodes.insert(index, node)
-                stream.ops.append(.born(index))
+            // Read in place: iterating `lane.births` would copy each node record out (a generic
+            // tuple copy), and the table copies it once more.
+            for birth in lane.births {
+                state.nodes.insert(birth.index, birth.node)
+                stream.ops.append(.born(birth.index))
             }
+            stream.born += lane.births.count
         }
         let earlier = stream.orphans
         stream.orphans = [:]
@@ -274,13 +293,20 @@ extension TraceRecorder {
 
     /// What the writer takes at once.
     struct StreamBatch {
+        /// Small, so that taking and reading them copies a few words.
         enum Op {
-            case node(UInt64, NodeRecord)
+            /// A birth: the node's id and where its box is in `nodes`.
+            case node(UInt64, Int)
             /// A disposal, deinit or termination: the node's id, the `seq`, the time (`elapsed()`).
             case mark(TraceLineEncoder.NodeMark, UInt64, UInt64, UInt64?)
             case anomaly(UInt64, TraceAnomalyRecord)
         }
         var ops: [Op] = []
+        /// The nodes born in the batch. The writer reads what a birth says (kind, type, call
+        /// site, `seq`, thread, time), which never changes once the node is born, outside the
+        /// recorder's lock; the rest changes under it (a disposal applied by another thread's
+        /// `snapshot` or `callSite(of:)`), and the writer does not read it.
+        var nodes: [NodeBox] = []
         var edges: [TraceEdge] = []
         var records: [TraceRecord] = []
         /// The texts of the records that carry one, in the records' order.
@@ -310,13 +336,16 @@ extension TraceRecorder {
             swap(&batch.resources, &stream.resources)
             swap(&batch.marks, &stream.marks)
             batch.ops.reserveCapacity(stream.ops.count)
+            batch.nodes.reserveCapacity(stream.born)
+            stream.born = 0
             for op in stream.ops {
                 switch op {
                 case .born(let index):
-                    guard let node = state.nodes[index] else { break }
-                    batch.ops.append(.node(UInt64(index + 1), node))
+                    guard let box = state.nodes.box(index) else { break }
+                    batch.ops.append(.node(UInt64(index + 1), batch.nodes.count))
+                    batch.nodes.append(box)
                     // Deinitialized before its birth was taken (an orphan): its `x` is written.
-                    if node.deinitialized != nil {
+                    if box.record.deinitialized != nil {
                         if stream.scopes > 0 {
                             stream.deferredEvictions.append(index)
                         } else {

@@ -100,6 +100,13 @@ public final class TraceRecorder: RxTracer {
         var edges: [TraceEdge] = []
     }
 
+    /// A streamed recording's node born into a thread's lane: its index (its id minus one) and
+    /// its record, boxed (`NodeBox`).
+    struct Birth {
+        var index: Int
+        var node: NodeBox
+    }
+
     /// A value (or detail) on its way into a record: the record's part, and the text for
     /// the text table when it does not fit.
     struct Captured {
@@ -211,8 +218,17 @@ public final class TraceRecorder: RxTracer {
 
     // MARK: The hook
 
+    // The hooks below reach the thread's state unretained (`unmanagedCurrent`): a retain and a
+    // release are two atomic instructions a call, and a traced subscribe + dispose makes about
+    // 70 of these calls.
+
     public func node(kind: TraceNodeKind, type: String, callSite: CallSite?) -> UInt64 {
-        let traceLocal = TraceLocal.current
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { traceLocal in
+            node(traceLocal, kind: kind, type: type, callSite: callSite)
+        }
+    }
+
+    private func node(_ traceLocal: TraceLocal, kind: TraceNodeKind, type: String, callSite: CallSite?) -> UInt64 {
         let thread = TraceThreads.current(traceLocal)
         if streamed {
             // Numbered without a lock; born into this thread's lane.
@@ -220,11 +236,12 @@ public final class TraceRecorder: RxTracer {
             // Records name nodes in 32 bits: past that many, nodes go untraced.
             guard index < Int(UInt32.max) else { return 0 }
             let seq = tick()
-            let node = NodeRecord(
-                kind: kind, type: type, callSite: callSite, created: seq, thread: thread, createdAt: elapsed())
+            let node = NodeBox(
+                NodeRecord(
+                    kind: kind, type: type, callSite: callSite, created: seq, thread: thread, createdAt: elapsed()))
             let sample = dueSample(seq)
             inLane(traceLocal) { lane in
-                lane.births.append((index, node))
+                lane.births.append(Birth(index: index, node: node))
                 if let sample { lane.resources.append(sample) }
             }
             return idBase + UInt64(index + 1)
@@ -245,7 +262,11 @@ public final class TraceRecorder: RxTracer {
         let from = local(from), to = local(to)
         guard from != 0, to != 0 else { return }
         let edge = TraceEdge(from: from, to: to, relation: relation)
-        if streamed { return inLane(TraceLocal.current) { $0.edges.append(edge) } }
+        if streamed {
+            return TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { traceLocal in
+                inLane(traceLocal) { $0.edges.append(edge) }
+            }
+        }
         state.withLock { state in
             if state.edgeSet.insert(edge).inserted { state.edges.append(edge) }
         }
@@ -262,7 +283,12 @@ public final class TraceRecorder: RxTracer {
 
     private func step(_ call: TraceCall, from: UInt64, to: UInt64, captured: Captured) {
         guard keepSteps else { return }
-        let traceLocal = TraceLocal.current
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { traceLocal in
+            step(traceLocal, call, from: from, to: to, captured: captured)
+        }
+    }
+
+    private func step(_ traceLocal: TraceLocal, _ call: TraceCall, from: UInt64, to: UInt64, captured: Captured) {
         var record = TraceRecord(
             seq: 0, time: 0, words: captured.words, type: captured.type,
             from: UInt32(truncatingIfNeeded: local(from)), to: UInt32(truncatingIfNeeded: local(to)),
@@ -397,9 +423,11 @@ public final class TraceRecorder: RxTracer {
         if streamed {
             let seq = tick()
             let due = sample ? dueSample(seq) : nil
-            inLane(TraceLocal.current) { lane in
-                lane.ops.append(op(Int(node - 1), seq, time))
-                if let due { lane.resources.append(due) }
+            TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { traceLocal in
+                inLane(traceLocal) { lane in
+                    lane.ops.append(op(Int(node - 1), seq, time))
+                    if let due { lane.resources.append(due) }
+                }
             }
             return
         }
@@ -422,7 +450,7 @@ public final class TraceRecorder: RxTracer {
             let found = buffer(traceLocal)._withUnsafeGuaranteedRef { buffer in
                 buffer.lane.withLock { lane -> CallSite?? in
                     guard let birth = lane.births.suffix(64).last(where: { $0.index == index }) else { return nil }
-                    return .some(birth.node.callSite)
+                    return .some(birth.node.record.callSite)
                 }
             }
             if let found { return found }

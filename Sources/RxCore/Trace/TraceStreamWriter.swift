@@ -152,7 +152,8 @@ final class TraceStreamWriter: @unchecked Sendable {
         if full { startSegment(carrying: batch) }
         for op in batch.ops {
             switch op {
-            case .node(let id, let node):
+            case .node(let id, let position):
+                let node = batch.nodes[position]
                 each { $0.node(id, node) }
                 segment.nodes += 1
             case .mark(let mark, let id, let seq, let time): each { $0.lifecycle(mark, node: id, seq: seq, time: time) }
@@ -219,7 +220,7 @@ final class TraceStreamWriter: @unchecked Sendable {
             steps: segment.steps, events: segment.events, resources: segment.resources,
             nodes: max(0, segment.nodes - carried.count), bytes: segment.bytes, reason: "RXTRACE_MAX_MB")
         for (id, node) in carried {
-            encoding.node(id, node)
+            encoding.node(id, TraceRecorder.NodeBox(node))
             for anomaly in node.anomalies { encoding.anomaly(node: id, anomaly) }
             if let seq = node.terminated {
                 encoding.lifecycle(.terminated, node: id, seq: seq, time: node.terminatedAt)
@@ -278,7 +279,8 @@ protocol TraceStreamEncoding: AnyObject {
     func takePending(_ body: (UnsafeRawBufferPointer) -> Void)
     func header(meta: [String: String])
     func reset()
-    func node(_ id: UInt64, _ node: TraceRecorder.NodeRecord)
+    /// A node's birth: reads only what a birth says (see `StreamBatch.nodes`).
+    func node(_ id: UInt64, _ node: TraceRecorder.NodeBox)
     func lifecycle(_ mark: TraceLineEncoder.NodeMark, node: UInt64, seq: UInt64, time: UInt64?)
     func anomaly(node: UInt64, _ anomaly: TraceAnomalyRecord)
     func edge(_ edge: TraceEdge)
@@ -420,13 +422,14 @@ private struct StreamInterning {
 
     /// A node's kind, type, call site and file, interned.
     mutating func node(
-        _ node: TraceRecorder.NodeRecord, _ intern: (String) -> Int
+        _ node: TraceRecorder.NodeBox, _ intern: (String) -> Int
     ) -> (
         kind: Int, type: Int, site: (site: Int, file: Int)?
     ) {
-        let index = Self.position(node.kind)
-        if kindIDs[index] < 0 { kindIDs[index] = intern(node.kind.rawValue) }
-        return (kindIDs[index], type(node.type, intern), node.callSite.map { site($0, intern) })
+        let kind = node.record.kind
+        let index = Self.position(kind)
+        if kindIDs[index] < 0 { kindIDs[index] = intern(kind.rawValue) }
+        return (kindIDs[index], type(node.record.type, intern), node.record.callSite.map { site($0, intern) })
     }
 }
 
@@ -452,11 +455,11 @@ final class TraceLineStreamEncoding: TraceStreamEncoding {
 
     private func thread(_ index: UInt32) -> Int { interning.thread(index) { lines.intern($0) } }
 
-    func node(_ id: UInt64, _ node: TraceRecorder.NodeRecord) {
+    func node(_ id: UInt64, _ node: TraceRecorder.NodeBox) {
         let ids = interning.node(node) { lines.intern($0) }
         lines.node(
             id: id, kindID: ids.kind, typeID: ids.type, callSiteID: ids.site?.site, fileIDID: ids.site?.file,
-            created: node.created, threadID: thread(node.thread), nanoseconds: node.createdAt)
+            created: node.record.created, threadID: thread(node.record.thread), nanoseconds: node.record.createdAt)
     }
 
     func lifecycle(_ mark: TraceLineEncoder.NodeMark, node: UInt64, seq: UInt64, time: UInt64?) {
@@ -546,12 +549,12 @@ final class TraceBinaryStreamEncoding: TraceStreamEncoding {
     @inline(__always)
     private func thread(_ index: UInt32) -> Int { interning.thread(index) { binary.intern($0) } }
 
-    func node(_ id: UInt64, _ node: TraceRecorder.NodeRecord) {
+    func node(_ id: UInt64, _ node: TraceRecorder.NodeBox) {
         let ids = interning.node(node) { binary.intern($0) }
-        let thread = thread(node.thread)
+        let thread = thread(node.record.thread)
         binary.node(
             id: id, kindID: ids.kind, typeID: ids.type, callSiteID: ids.site?.site, fileIDID: ids.site?.file,
-            created: node.created, threadID: thread, nanoseconds: node.createdAt)
+            created: node.record.created, threadID: thread, nanoseconds: node.record.createdAt)
     }
 
     func lifecycle(_ mark: TraceLineEncoder.NodeMark, node: UInt64, seq: UInt64, time: UInt64?) {
