@@ -279,6 +279,48 @@ import Testing
         #expect(one.totalSteps == batch.totalSteps && one.totalEvents == batch.totalEvents)
     }
 
+    /// A thread's full buffer joins the ring as a chunk, with no copy (`adopt`), among records
+    /// appended one at a time and partial buffers copied: the ring keeps what appending every
+    /// record one by one keeps, over many chunks let go and lent again, and near its limit.
+    @Test(arguments: [(600, 600), (2_000, 300), (100, 100)])
+    func adoptedChunksKeepWhatAppendingOneByOneKeeps(steps: Int, events: Int) {
+        let one = RecordRing(steps: steps, events: events), adopted = RecordRing(steps: steps, events: events)
+        var generator = Generator(state: UInt64(steps + events))
+        var chunk = adopted.lendChunk()
+        var filled = 0
+        for round in 0..<20_000 {
+            var (record, _) = generator.record(keepSteps: true)
+            record.parts.remove(.text)
+            record.type = Int.self
+            record.words.0 = record.seq
+            one.append(record)
+            if round % 997 == 0 {
+                // A record into the ring itself: the thread's buffer goes first (copied).
+                chunk = adopted.adopt(chunk, count: filled)
+                filled = 0
+                adopted.append(record)
+                continue
+            }
+            (chunk + filled).initialize(to: record)
+            filled += 1
+            if filled == RecordRing.chunkCapacity {
+                chunk = adopted.adopt(chunk, count: filled)
+                filled = 0
+            }
+        }
+        chunk = adopted.adopt(chunk, count: filled)
+        adopted.takeBack(chunk)
+        var a: [TraceRecord] = [], b: [TraceRecord] = []
+        one.appendRecords(to: &a)
+        adopted.appendRecords(to: &b)
+        #expect(newest(a, steps: steps, events: events) == newest(b, steps: steps, events: events))
+        #expect(one.totalSteps == adopted.totalSteps && one.totalEvents == adopted.totalEvents)
+        #expect(adopted.count <= adopted.limit)
+        // The records are the ones written, each once (their values are their `seq`s).
+        #expect(b.allSatisfy { $0.words.0 == $0.seq })
+        #expect(Set(b.map(\.seq)).count == b.count)
+    }
+
     // MARK: Anomalies
 
     /// Deliveries from two threads that take turns under a lock are not concurrent: the check

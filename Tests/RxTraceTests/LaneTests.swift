@@ -14,8 +14,12 @@ import Testing
     /// A streamed recorder with two lanes, `a` and `b`, as two threads would have.
     private func recorderWithTwoLanes() -> (TraceRecorder, a: TraceRecorder.Buffer, b: TraceRecorder.Buffer) {
         let recorder = TraceRecorder(options: TraceRecorder.Options(), streamed: true)
-        let a = TraceRecorder.Buffer(), b = TraceRecorder.Buffer()
-        recorder.state.withLock { $0.buffers = [a, b] }
+        let (a, b) = recorder.state.withLock { state in
+            let a = TraceRecorder.Buffer(entries: state.records.lendChunk())
+            let b = TraceRecorder.Buffer(entries: state.records.lendChunk())
+            state.buffers = [a, b]
+            return (a, b)
+        }
         return (recorder, a, b)
     }
 

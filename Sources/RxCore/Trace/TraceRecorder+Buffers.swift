@@ -11,10 +11,14 @@ extension TraceRecorder {
     /// it into the ring (by its thread when full, before that thread records into the ring
     /// itself, and when the thread exits) and to read it (`snapshot`); a streamed recording
     /// holds the buffer's `lane` lock instead, so its threads share no lock.
+    ///
+    /// Its entries are a chunk the ring lent (`RecordRing.lendChunk`): a full buffer of a
+    /// recording in code joins the ring as it is, and the thread goes on in a new chunk.
     final class Buffer: @unchecked Sendable {
-        /// Records per buffer (64 bytes each).
-        static let capacity = 256
-        let entries = UnsafeMutablePointer<TraceRecord>.allocate(capacity: Buffer.capacity)
+        /// Records per buffer (64 bytes each): a ring's chunk.
+        static let capacity = RecordRing.chunkCapacity
+        /// Changed only by the buffer's thread, under the recorder's lock (`flush`).
+        @exclusivity(unchecked) var entries: UnsafeMutablePointer<TraceRecord>
         let count = Atomic<Int>(0)
         /// Entries before this one were taken by a streamed recording's writer already (read
         /// and written under the lock that guards flushing: see above).
@@ -22,7 +26,7 @@ extension TraceRecorder {
         /// A streamed recording's other records of this thread (see `Lane`).
         let lane = Mutex(Lane())
 
-        deinit { entries.deallocate() }
+        init(entries: UnsafeMutablePointer<TraceRecord>) { self.entries = entries }
 
         /// Appends the record `write` initialises in its slot.
         @inline(__always)
@@ -154,8 +158,11 @@ extension TraceRecorder {
 
     @inline(never)
     func makeBuffer(_ traceLocal: TraceLocal) -> Unmanaged<Buffer> {
-        let buffer = Buffer()
-        state.withLock { $0.buffers.append(buffer) }
+        let buffer = state.withLock { state in
+            let buffer = Buffer(entries: state.records.lendChunk())
+            state.buffers.append(buffer)
+            return buffer
+        }
         traceLocal.unmanagedBuffer = Unmanaged.passUnretained(buffer)
         traceLocal.bufferKey = idBase
         return Unmanaged.passUnretained(buffer)
@@ -208,11 +215,19 @@ extension TraceRecorder {
                 Self.flush(buffer, into: &state)
             }
             state.buffers.removeAll { $0 === buffer }
+            state.records.takeBack(buffer.entries)
         }
     }
 
-    /// A recording in code: the buffer's records into the ring.
+    /// A recording in code: the buffer's records into the ring (a full buffer's chunk taken as
+    /// it is, the thread given a new one).
     static func flush(_ buffer: Buffer, into state: inout State) {
+        let count = buffer.count.load(ordering: .relaxed)
+        if count == Buffer.capacity, buffer.drained == 0 {
+            buffer.entries = state.records.adopt(buffer.entries, count: count)
+            buffer.count.store(0, ordering: .relaxed)
+            return
+        }
         buffer.drain { state.records.append(contentsOf: $0) }
     }
 

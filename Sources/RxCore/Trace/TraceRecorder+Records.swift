@@ -75,8 +75,15 @@ extension TraceRecorder {
         buffer(traceLocal)._withUnsafeGuaranteedRef { buffer in
             buffer.append(self) { slot in
                 slot.initialize(to: entry)
-                // The element's bytes straight into the record (no copy through a local).
-                (UnsafeMutableRawPointer(slot) + TraceRecord.wordsOffset).storeBytes(of: element, as: Element.self)
+                // The element's bytes straight into the record (no copy through a local). A
+                // one-word element as a word: `storeBytes(of:as:)` of the generic element,
+                // unspecialised where the sinks call, is a runtime call and a `memcpy`.
+                let words = UnsafeMutableRawPointer(slot) + TraceRecord.wordsOffset
+                if MemoryLayout<Element>.size == MemoryLayout<UInt64>.size {
+                    words.storeBytes(of: unsafeBitCast(element, to: UInt64.self), as: UInt64.self)
+                } else {
+                    words.storeBytes(of: element, as: Element.self)
+                }
             }
         }
     }

@@ -144,10 +144,12 @@ enum InlineText {}
 /// dropped: what a snapshot keeps is the same (the newest `steps` steps are all in the ring or
 /// in the overflow ring), and memory stays bounded (at most `limit + steps + events` records).
 ///
-/// The records live in chunks of `chunkCapacity` (2 MB), taken as the ring grows and given back
-/// as it lets records go (one emptied chunk is kept for the next), so resident memory follows
-/// what is kept, not the limit, and a ring in its steady state writes into memory it already
-/// touched.
+/// The records live in chunks of `chunkCapacity` records (16 KB), the size of a thread's
+/// buffer: a recording thread writes its records into an empty chunk the ring lends it
+/// (`lendChunk`), and a full one is taken into the ring as it is (`adopt`), not copied. A chunk
+/// the ring lets go of is lent again; chunks are cut from slabs of up to 2 MB taken as the ring
+/// grows, so resident memory follows what is kept, not the limit, and a ring in its steady
+/// state writes into memory it already touched.
 ///
 /// Not thread-safe: the recorder uses it under its lock.
 final class RecordRing: @unchecked Sendable {
@@ -156,14 +158,16 @@ final class RecordRing: @unchecked Sendable {
     let events: Int
     /// Most records held in the chunks.
     let limit: Int
-    /// Records per chunk (a power of two).
-    let chunkCapacity: Int
-    private let chunkShift: Int
-    /// Each chunk: `chunkCapacity` records, and one `Held` byte per record, read when letting
-    /// records go so that the records themselves are only written until a snapshot. Oldest first.
+    /// Records per chunk, and per thread buffer (`TraceRecorder.Buffer.capacity`).
+    static let chunkCapacity = 256
+    /// Chunks cut from each slab.
+    private let chunksPerSlab: Int
+    /// A chunk: its records (`count` of them written), and one `Held` byte per record, read when
+    /// letting records go so that the records themselves are only written until a snapshot.
     private struct Chunk {
         var records: UnsafeMutablePointer<TraceRecord>
         var sizes: UnsafeMutablePointer<Held>
+        var count: Int
     }
 
     /// What a record in the ring holds, in one byte: steps kept (bits 0–1), events kept
@@ -178,17 +182,35 @@ final class RecordRing: @unchecked Sendable {
                 | (record.parts.contains(.text) ? 16 : 0)
         }
 
+        @inline(__always)
+        init(bits: UInt8) { self.bits = bits }
+
+        /// What a record of `shape` and `parts` holds (`heldByKind`'s entries).
+        static func of(shape: TraceRecord.Shape, parts: TraceRecord.Parts) -> Held {
+            Held(
+                TraceRecord(
+                    seq: 0, time: 0, words: (0, 0, 0), type: nil, from: 0, to: 0, thread: 0, call: .on, kind: .next,
+                    shape: shape, parts: parts))
+        }
+
         var steps: Int { @inline(__always) get { Int(bits & 3) } }
         var events: Int { @inline(__always) get { Int(bits >> 2 & 3) } }
         var hasText: Bool { @inline(__always) get { bits & 16 != 0 } }
     }
+    /// The chunks held from `first` on, oldest first (the ones before `first` are let go, and
+    /// removed from the array now and then).
     @exclusivity(unchecked) private var chunks: [Chunk] = []
-    @exclusivity(unchecked) private var spare: Chunk?
-    /// The oldest record's place in `chunks[0]`.
+    @exclusivity(unchecked) private var first = 0
+    /// The oldest record's place in `chunks[first]`.
     @exclusivity(unchecked) private var head = 0
     @exclusivity(unchecked) private(set) var count = 0
     @exclusivity(unchecked) private var heldSteps = 0
     @exclusivity(unchecked) private var heldEvents = 0
+    /// Chunks' memory not in use: records (to lend, or for the ring's next chunk) and sizes.
+    @exclusivity(unchecked) private var spareRecords: [UnsafeMutablePointer<TraceRecord>] = []
+    @exclusivity(unchecked) private var spareSizes: [UnsafeMutablePointer<Held>] = []
+    /// Every slab taken (records), freed with the ring.
+    @exclusivity(unchecked) private var slabs: [UnsafeMutableRawPointer] = []
     /// Parts of records the chunks had to let go while still needed.
     private let overflowSteps: PlainRing<TraceRecord>
     private let overflowEvents: PlainRing<TraceRecord>
@@ -202,8 +224,12 @@ final class RecordRing: @unchecked Sendable {
     /// Records moved out while still needed (their parts into the overflow rings).
     @exclusivity(unchecked) private(set) var splits = 0
 
-    /// Records per chunk at most: 2 MB of records.
-    static let maxChunkCapacity = 1 << 15
+    /// `Held` of every record's shape and parts (at `shape << 7 | parts`): a chunk adopted
+    /// reads one byte a record here rather than working it out.
+    private let heldByKind: UnsafeMutablePointer<Held>
+
+    /// Records per slab at most: 2 MB of records.
+    static let maxSlabRecords = 1 << 15
 
     init(steps: Int, events: Int) {
         precondition(_isPOD(TraceRecord.self), "TraceRecord must be plain data")
@@ -211,25 +237,70 @@ final class RecordRing: @unchecked Sendable {
         self.steps = max(0, steps)
         self.events = max(0, events)
         limit = 2 * max(self.steps, self.events)
-        var shift = 4
-        while 1 << shift < min(limit, Self.maxChunkCapacity) { shift += 1 }
-        chunkShift = shift
-        chunkCapacity = 1 << shift
+        // Room for what the ring holds and a few threads' buffers, at most 2 MB a slab.
+        chunksPerSlab = min(Self.maxSlabRecords, limit + 4 * Self.chunkCapacity) / Self.chunkCapacity
+        // Room for 8 shapes (there are 5) and every 7-bit set of parts.
+        heldByKind = .allocate(capacity: 8 << 7)
+        heldByKind.initialize(repeating: Held(bits: 0), count: 8 << 7)
+        for rawShape in 0..<8 {
+            guard let shape = TraceRecord.Shape(rawValue: UInt8(rawShape)) else { continue }
+            for parts in 0..<128 {
+                heldByKind[rawShape << 7 | parts] = Held.of(
+                    shape: shape, parts: TraceRecord.Parts(rawValue: UInt8(parts)))
+            }
+        }
         // Overflow rings: address space only unless used (pages become resident as they fill).
         overflowSteps = PlainRing(capacity: self.steps)
         overflowEvents = PlainRing(capacity: self.events)
     }
 
     deinit {
-        for chunk in chunks { Self.deallocate(chunk) }
-        if let spare { Self.deallocate(spare) }
+        for slab in slabs { free(slab) }
+        for chunk in chunks[first...] { chunk.sizes.deallocate() }
+        for sizes in spareSizes { sizes.deallocate() }
+        heldByKind.deallocate()
     }
 
-    @inline(__always)
-    private func records(_ chunk: Chunk) -> UnsafeMutablePointer<TraceRecord> { chunk.records }
+    /// An empty chunk's records for a thread to write into (the ring's until it is freed).
+    func lendChunk() -> UnsafeMutablePointer<TraceRecord> {
+        if let records = spareRecords.popLast() { return records }
+        return addSlab()
+    }
 
-    @inline(__always)
-    private func sizes(_ chunk: Chunk) -> UnsafeMutablePointer<Held> { chunk.sizes }
+    /// Takes back a lent chunk whose records were taken (a thread's buffer, when it exits).
+    func takeBack(_ chunk: UnsafeMutablePointer<TraceRecord>) {
+        spareRecords.append(chunk)
+    }
+
+    /// Takes the first `recordCount` records of `chunk`, a chunk lent to a thread, as they
+    /// are: a full chunk joins the ring with no copy (then the thread writes into the chunk
+    /// returned); any other is copied, and is returned to write into again.
+    func adopt(_ chunk: UnsafeMutablePointer<TraceRecord>, count recordCount: Int) -> UnsafeMutablePointer<TraceRecord>
+    {
+        guard recordCount == Self.chunkCapacity, recordCount <= limit &- count else {
+            append(contentsOf: UnsafeBufferPointer(start: chunk, count: recordCount))
+            return chunk
+        }
+        let sizes = spareSizes.popLast() ?? .allocate(capacity: Self.chunkCapacity)
+        var addedSteps = 0, addedEvents = 0
+        let heldByKind = self.heldByKind
+        for j in 0..<recordCount {
+            let record = chunk + j
+            let size = heldByKind[Int(record.pointee.shape.rawValue) &<< 7 | Int(record.pointee.parts.rawValue & 127)]
+            sizes[j] = size
+            addedSteps &+= size.steps
+            addedEvents &+= size.events
+        }
+        if first == chunks.count { head = 0 }
+        chunks.append(Chunk(records: chunk, sizes: sizes, count: recordCount))
+        count &+= recordCount
+        heldSteps &+= addedSteps
+        heldEvents &+= addedEvents
+        totalSteps &+= addedSteps
+        totalEvents &+= addedEvents
+        trim()
+        return lendChunk()
+    }
 
     /// Adds `record`, with its `text` when its value is in the text table.
     func append(_ record: TraceRecord, text: String? = nil) {
@@ -244,19 +315,18 @@ final class RecordRing: @unchecked Sendable {
             return
         }
         if count == limit { letOldestGo(forced: true) }
-        let place = head &+ count
-        let index = place >> chunkShift, offset = place & (chunkCapacity &- 1)
-        if index == chunks.count { addChunk() }
-        let chunk = chunks[index]
-        (records(chunk) + offset).initialize(to: record)
-        sizes(chunk)[offset] = size
+        let index = chunkWithRoom()
+        let offset = chunks[index].count
+        (chunks[index].records + offset).initialize(to: record)
+        chunks[index].sizes[offset] = size
+        chunks[index].count = offset &+ 1
         count &+= 1
         heldSteps &+= recordSteps
         heldEvents &+= recordEvents
         trim()
     }
 
-    /// Adds the records of a thread's buffer, oldest first.
+    /// Adds the records of a thread's buffer, oldest first (copied: see `adopt`).
     func append(contentsOf batch: UnsafeBufferPointer<TraceRecord>) {
         guard let base = batch.baseAddress, batch.count > 0 else { return }
         if batch.count > limit || count + batch.count > limit {
@@ -265,24 +335,21 @@ final class RecordRing: @unchecked Sendable {
             for record in batch { append(record) }
             return
         }
-        let capacity = chunkCapacity, shift = chunkShift
-        var place = head &+ count
         var copied = 0, addedSteps = 0, addedEvents = 0
         while copied < batch.count {
-            let index = place >> shift, offset = place & (capacity &- 1)
-            if index == chunks.count { addChunk() }
+            let index = chunkWithRoom()
             let chunk = chunks[index]
-            let n = min(batch.count &- copied, capacity &- offset)
-            (records(chunk) + offset).initialize(from: base + copied, count: n)
-            let sizes = sizes(chunk) + offset
+            let n = min(batch.count &- copied, Self.chunkCapacity &- chunk.count)
+            (chunk.records + chunk.count).initialize(from: base + copied, count: n)
+            let sizes = chunk.sizes + chunk.count
             for j in 0..<n {
                 let size = Held(base[copied &+ j])
                 sizes[j] = size
                 addedSteps &+= size.steps
                 addedEvents &+= size.events
             }
+            chunks[index].count = chunk.count &+ n
             copied &+= n
-            place &+= n
         }
         count &+= batch.count
         heldSteps &+= addedSteps
@@ -292,28 +359,33 @@ final class RecordRing: @unchecked Sendable {
         trim()
     }
 
+    /// The newest chunk when it has room, else a new one: its index.
+    @inline(__always)
+    private func chunkWithRoom() -> Int {
+        if first < chunks.count, chunks[chunks.count &- 1].count < Self.chunkCapacity { return chunks.count &- 1 }
+        return addChunk()
+    }
+
     /// Lets go of the oldest records while the rest hold enough steps and events.
     @inline(__always)
     private func trim() {
         guard count > 0 else { return }
         var head = self.head, count = self.count, heldSteps = self.heldSteps, heldEvents = self.heldEvents
-        var chunk = chunks[0]
-        var sizes = sizes(chunk)
+        var chunk = chunks[first]
         while true {
-            let oldest = sizes[head]
+            let oldest = chunk.sizes[head]
             let oldestSteps = oldest.steps, oldestEvents = oldest.events
             if heldSteps &- oldestSteps < steps || heldEvents &- oldestEvents < events { break }
             heldSteps &-= oldestSteps
             heldEvents &-= oldestEvents
-            if oldest.hasText { texts[records(chunk)[head].seq] = nil }
+            if oldest.hasText { texts[chunk.records[head].seq] = nil }
             head &+= 1
             count &-= 1
-            if head == chunkCapacity {
+            if head == chunk.count {
                 // `count` is not 0 (a ring keeps at least one record), so the next chunk exists.
                 head = 0
                 retireOldestChunk()
-                chunk = chunks[0]
-                sizes = self.sizes(chunk)
+                chunk = chunks[first]
             }
         }
         self.head = head
@@ -322,38 +394,44 @@ final class RecordRing: @unchecked Sendable {
         self.heldEvents = heldEvents
     }
 
-    /// The oldest chunk is empty: keep it for the next chunk needed.
+    /// The oldest chunk is empty: its memory is kept for the next chunk needed.
     @inline(never)
     private func retireOldestChunk() {
-        let chunk = chunks.removeFirst()
-        if let spare { Self.deallocate(spare) }
-        spare = chunk
-    }
-
-    @inline(never)
-    private func addChunk() {
-        if let chunk = spare {
-            spare = nil
-            chunks.append(chunk)
-        } else {
-            let records = Self.allocateRecords(byteCount: chunkCapacity * MemoryLayout<TraceRecord>.stride)
-            chunks.append(
-                Chunk(
-                    records: records.assumingMemoryBound(to: TraceRecord.self),
-                    sizes: .allocate(capacity: chunkCapacity)
-                ))
+        let chunk = chunks[first]
+        spareRecords.append(chunk.records)
+        spareSizes.append(chunk.sizes)
+        first &+= 1
+        if first >= 64, first &* 2 >= chunks.count {
+            chunks.removeFirst(first)
+            first = 0
         }
     }
 
-    private static func deallocate(_ chunk: Chunk) {
-        free(chunk.records)
-        chunk.sizes.deallocate()
+    @inline(never)
+    private func addChunk() -> Int {
+        if first == chunks.count { head = 0 }
+        let records = lendChunk()
+        chunks.append(
+            Chunk(records: records, sizes: spareSizes.popLast() ?? .allocate(capacity: Self.chunkCapacity), count: 0))
+        return chunks.count &- 1
     }
 
-    /// Memory for a chunk's records. On Linux a large chunk is made resident at once
+    /// A new slab cut into chunks: one returned, the others spare.
+    @inline(never)
+    private func addSlab() -> UnsafeMutablePointer<TraceRecord> {
+        let stride = Self.chunkCapacity * MemoryLayout<TraceRecord>.stride
+        let slab = Self.allocateRecords(byteCount: chunksPerSlab * stride)
+        slabs.append(slab)
+        for index in (1..<chunksPerSlab).reversed() {
+            spareRecords.append((slab + index * stride).assumingMemoryBound(to: TraceRecord.self))
+        }
+        return slab.assumingMemoryBound(to: TraceRecord.self)
+    }
+
+    /// Memory for a slab's records. On Linux a large slab is made resident at once
     /// (`MADV_POPULATE_WRITE`, Linux 5.14+; ignored where unknown): one call instead of a page
     /// fault per 4 KB as the ring fills it, which took about a tenth of recording time. (Offering
-    /// chunks to transparent huge pages also cut the faults but made later recordings slower on
+    /// slabs to transparent huge pages also cut the faults but made later recordings slower on
     /// the machine measured, when the kernel had to compact memory for them.)
     private static func allocateRecords(byteCount: Int) -> UnsafeMutableRawPointer {
         #if os(Linux)
@@ -369,18 +447,18 @@ final class RecordRing: @unchecked Sendable {
     /// Removes the oldest record; when `forced` (the ring is at its limit), its parts still
     /// needed move to the overflow rings.
     private func letOldestGo(forced: Bool) {
-        let chunk = chunks[0]
-        let size = sizes(chunk)[head]
+        let chunk = chunks[first]
+        let size = chunk.sizes[head]
         heldSteps &-= size.steps
         heldEvents &-= size.events
         if forced {
-            split(records(chunk)[head], size)
+            split(chunk.records[head], size)
         } else if size.hasText {
-            texts[records(chunk)[head].seq] = nil
+            texts[chunk.records[head].seq] = nil
         }
         head &+= 1
         count &-= 1
-        if head == chunkCapacity {
+        if head == chunk.count {
             head = 0
             retireOldestChunk()
         }
@@ -420,11 +498,9 @@ final class RecordRing: @unchecked Sendable {
         result.reserveCapacity(result.count + count + overflowSteps.count + overflowEvents.count)
         result.append(contentsOf: overflowSteps.elements)
         result.append(contentsOf: overflowEvents.elements)
-        var place = head, left = count
-        for chunk in chunks where left > 0 {
-            let taken = min(left, chunkCapacity - place)
-            result.append(contentsOf: UnsafeBufferPointer(start: records(chunk) + place, count: taken))
-            left -= taken
+        var place = head
+        for chunk in chunks[first...] {
+            result.append(contentsOf: UnsafeBufferPointer(start: chunk.records + place, count: chunk.count - place))
             place = 0
         }
     }
