@@ -1,8 +1,10 @@
 import Synchronization
 
-// The first bit of `Sink.flags` (docs/architecture.md, "The flag byte"). Subclasses may keep flags
-// of their own in the higher bits (`create`'s sink keeps "stopped" there).
-let sinkDisposedFlag: UInt8 = 1
+// The low bits of `Sink.flags` (docs/architecture.md, "The flag byte"): "disposed" here, the others
+// beside the code that uses them (`create`'s "stopped" in Create.swift). Objects are 16-byte
+// aligned, so the pointer above them leaves four bits; `sinkFlagBits` masks all four.
+let sinkDisposedFlag: UInt = 1
+let sinkFlagBits: UInt = 15
 
 /// The per-subscription worker of a `Producer` (step8 of 001): holds the downstream observer,
 /// forwards events to it with `forwardOn` until disposed, and disposes its `cancel` when done.
@@ -16,33 +18,28 @@ open class Sink<Observer: ObserverType>: Disposable {
     public let observer: Observer
     /// The `SinkDisposer` of this subscription.
     public let cancel: SinkDisposer
-    /// `sinkDisposedFlag` once disposed, plus a bit for a sink born while tracing: the element
-    /// path loads this one byte and goes straight on when it is zero.
-    let flags: Atomic<UInt8>
-    /// What tracing keeps for this sink (Trace/Sink+Trace.swift); nil unless born while tracing.
-    let trace: TraceHop?
-    // Not retained: counters live as long as the process (the registry holds them).
-    let resourceCounter: Unmanaged<ResourceCounter>
+    /// One word: the flags in its four low bits, and above them a pointer: the sink's
+    /// `ResourceCounter`, or for a sink born while tracing its `TraceHop`, which keeps the counter.
+    /// The element path loads it once and goes straight on when the disposed and traced bits are zero.
+    let flags: Atomic<UInt>
 
     // `__owned` and `consume`: the caller's copies move into the fields (docs/architecture.md).
     public init(observer: __owned Observer, cancel: __owned SinkDisposer, counter: __shared ResourceCounter? = nil) {
         let counter = counter ?? ResourceCounter.named("Sink")
-        resourceCounter = Unmanaged.passUnretained(counter)
-        trace = TraceHop.sinkBorn(counter, observer: observer) // counts it; a node too while tracing
-        flags = Atomic(trace == nil ? 0 : sinkTracedFlag)
+        flags = Atomic(TraceHop.sinkBorn(counter, observer: observer)) // counts it (a node too, traced)
         self.observer = consume observer
         self.cancel = consume cancel
     }
 
-    deinit { rxDeath(resourceCounter, traceID) }
+    deinit { TraceHop.sinkDied(flags.load(ordering: .relaxed)) }
 
     /// Sends `event` downstream unless this sink was disposed (step9 of 001).
     @inline(__always)
     public final func forwardOn(_ event: Event<Observer.Element>) {
-        let flags = self.flags.load(ordering: .relaxed)
+        let flags = self.flags.load(ordering: .relaxed) & (sinkDisposedFlag | sinkTracedFlag)
         if flags != 0 {
             if flags & sinkDisposedFlag != 0 { return }
-            if flags & sinkTracedFlag != 0 { return tracedForwardOn(event) }
+            return tracedForwardOn(event)
         }
         observer.on(event)
     }
@@ -50,10 +47,10 @@ open class Sink<Observer: ObserverType>: Disposable {
     /// `forwardOn(.next(element))` without building the `Event`: the hot path of every sink.
     @inline(__always)
     public final func forwardNext(_ element: Observer.Element) {
-        let flags = self.flags.load(ordering: .relaxed)
+        let flags = self.flags.load(ordering: .relaxed) & (sinkDisposedFlag | sinkTracedFlag)
         if flags != 0 {
             if flags & sinkDisposedFlag != 0 { return }
-            if flags & sinkTracedFlag != 0 { return tracedForwardNext(element) }
+            return tracedForwardNext(element)
         }
         observer.onNext(element)
     }
@@ -84,8 +81,9 @@ open class Sink<Observer: ObserverType>: Disposable {
 
     /// Marks the sink disposed and disposes the subscription's `SinkDisposer`.
     open func dispose() {
-        if flags.bitwiseOr(sinkDisposedFlag, ordering: .acquiringAndReleasing).oldValue & sinkDisposedFlag == 0 {
-            traceDisposed(traceID)
+        let old = flags.bitwiseOr(sinkDisposedFlag, ordering: .acquiringAndReleasing).oldValue
+        if old & sinkDisposedFlag == 0 {
+            traceDisposed(sinkTraceID(old))
             cancel.dispose()
         }
     }

@@ -37,9 +37,10 @@ final class AnonymousObservable<Element>: Producer<Element> {
     }
 }
 
-// The "stopped" flag of `create`'s sink, kept in `Sink.flags` above its disposed and traced
-// bits so the element path reads all three in one load (docs/architecture.md, "The flag byte").
-private let createStoppedFlag: UInt8 = 4
+// The "stopped" flag of `create`'s sink, kept in the low bits of `Sink.flags` beside its disposed
+// and traced bits so the element path reads all three in one load (docs/architecture.md, "The flag
+// byte").
+private let createStoppedFlag: UInt = 4
 
 /// The sink of `create` (step8 of 001): the `AnyObserver` handed to the handler points here;
 /// it forwards events downstream and stops after the first stop event.
@@ -52,7 +53,7 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     }
 
     func onNext(_ element: Element) {
-        let flags = self.flags.load(ordering: .relaxed)
+        let flags = self.flags.load(ordering: .relaxed) & (sinkDisposedFlag | sinkTracedFlag | createStoppedFlag)
         if flags != 0 {
             // Traced, this `on` and the `forwardOn` that follows it are one record.
             if flags & sinkTracedFlag != 0 {

@@ -1,13 +1,26 @@
 import Synchronization
 
-/// The bit of `Sink.flags` a sink born while tracing has set (docs/architecture.md, "The flag byte").
-let sinkTracedFlag: UInt8 = 2
+/// The bit of `Sink.flags` a sink born while tracing has set: the pointer above the flags is then
+/// its `TraceHop`, retained by the sink, not its counter (docs/architecture.md, "The flag byte").
+let sinkTracedFlag: UInt = 2
 
 extension Sink: TraceIdentifiable {
-    /// Trace node id (0 when not traced). Inlined: `deinit` and `dispose` read it.
+    /// Trace node id (0 when not traced).
     public var traceID: UInt64 {
-        @inline(__always) get { trace?.node ?? 0 }
+        @inline(__always) get { sinkTraceID(flags.load(ordering: .relaxed)) }
     }
+}
+
+/// The trace node id of a sink whose flag word is `flags` (0 when not traced).
+@inline(__always)
+func sinkTraceID(_ flags: UInt) -> UInt64 {
+    flags & sinkTracedFlag != 0 ? sinkHop(flags)._withUnsafeGuaranteedRef { $0.node } : 0
+}
+
+/// The `TraceHop` of a sink whose flag word has the traced bit, not retained (the sink holds it).
+@inline(__always)
+func sinkHop(_ flags: UInt) -> Unmanaged<TraceHop> {
+    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: flags & ~sinkFlagBits).unsafelyUnwrapped)
 }
 
 extension SinkForwarder: TraceStandIn {
@@ -45,6 +58,8 @@ final class TraceHop {
     private let delivering = Atomic<UInt>(0)
     /// The context of the subscription delivered to, bound around each delivery (TraceContext.swift).
     let context: AnyObject?
+    /// A sink's hop: the sink's counter, which its flag word holds while untraced (`sinkBorn`).
+    let counter: Unmanaged<ResourceCounter>?
 
     /// Who delivers. Each `on` call is checked once, by whoever sees it last: an observer that
     /// checks its own `on` (`ObserverBase`) does, and a hop into it does not; a sink's hop checks
@@ -52,9 +67,13 @@ final class TraceHop {
     /// node it made (a subscribed sink checks what it forwards at its own hop).
     enum Sender { case sink, subject, observer }
 
-    init(node: UInt64, observer: Any, sender: Sender, context: AnyObject? = TraceContext.forHop) {
+    init(
+        node: UInt64, observer: Any, sender: Sender, context: AnyObject? = TraceContext.forHop,
+        counter: Unmanaged<ResourceCounter>? = nil
+    ) {
         var target = traceNodeID(of: observer)
         self.context = context
+        self.counter = counter
         var ownsTarget = false
         if target == 0, node != 0, let tracer = Tracing.active, ObserverNode.isNeeded(for: observer) {
             if let offered = ObserverNode.claim(observer) {
@@ -95,30 +114,51 @@ final class TraceHop {
         self.sender = .observer
         self.checksOverlap = true
         self.context = nil
+        self.counter = nil
     }
 
-    /// A sink is born (`Sink.init`): counts it and, while tracing, makes it a node (below); nil
-    /// when it is not one.
+    /// A sink is born (`Sink.init`): counts it and returns its first flag word: its counter, or
+    /// while tracing its node's hop with the traced bit (below).
     @inline(__always)
-    static func sinkBorn<Observer>(_ counter: ResourceCounter, observer: Observer) -> TraceHop? {
+    static func sinkBorn<Observer>(_ counter: ResourceCounter, observer: Observer) -> UInt {
         if Tracing.isOn { return tracedSinkBorn(counter, observer: observer) }
         counter.increment()
-        return nil
+        let word = UInt(bitPattern: Unmanaged.passUnretained(counter).toOpaque())
+        assert(word & sinkFlagBits == 0, "a ResourceCounter not 16-byte aligned")
+        return word
     }
 
     /// A sink born while tracing: counts it, makes it a node with its `run` edge from the
-    /// producer running and its `forward` edge to `observer`; nil when the tracer gave it no node.
+    /// producer running and its `forward` edge to `observer`, and returns the node's hop, retained
+    /// (`sinkDied` releases it), with the traced bit; the counter when the tracer gave no node.
     @inline(never)
-    static func tracedSinkBorn(_ counter: ResourceCounter, observer: Any) -> TraceHop? {
+    static func tracedSinkBorn(_ counter: ResourceCounter, observer: Any) -> UInt {
         let context = RunContext.current
         let id = rxBirth(counter, .sink, nil)
-        let hop = TraceHop(node: id, observer: observer, sender: .sink)
+        let unmanaged = Unmanaged.passUnretained(counter)
+        let hop = TraceHop(node: id, observer: observer, sender: .sink, counter: unmanaged)
         if let producer = context?.producer, producer != 0 {
             traceStep(.`init`, from: producer, to: id)
             traceEdge(producer, id, .run)
         }
         traceEdge(id, hop.target, .forward)
-        return id != 0 ? hop : nil
+        guard id != 0 else { return UInt(bitPattern: unmanaged.toOpaque()) }
+        return UInt(bitPattern: Unmanaged.passRetained(hop).toOpaque()) | sinkTracedFlag
+    }
+
+    /// A sink's `deinit`: uncounts it (and its node, while traced) and lets its hop go.
+    @inline(__always)
+    static func sinkDied(_ flags: UInt) {
+        if flags & sinkTracedFlag != 0 { return tracedSinkDied(flags) }
+        let counter = UnsafeRawPointer(bitPattern: flags & ~sinkFlagBits).unsafelyUnwrapped
+        rxDeath(Unmanaged<ResourceCounter>.fromOpaque(counter), 0)
+    }
+
+    @inline(never)
+    private static func tracedSinkDied(_ flags: UInt) {
+        let hop = sinkHop(flags)
+        hop._withUnsafeGuaranteedRef { rxDeath($0.counter.unsafelyUnwrapped, $0.node) }
+        hop.release()
     }
 
     /// `observer.onNext(element)` as a traced delivery.
@@ -247,7 +287,7 @@ extension Sink {
         // keeps the one, this sink the other), as a retain and a release per element would cost
         // a fifth of the recording.
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
-            Unmanaged.passUnretained(trace.unsafelyUnwrapped)._withUnsafeGuaranteedRef { hop in
+            sinkHop(flags.load(ordering: .relaxed))._withUnsafeGuaranteedRef { hop in
                 guard Tracing.isOn, Tracing.refresh(local) else { return observer.onNext(element) }
                 TraceHook.forwardedNext(
                     local, from: hop.node, to: hop.target, element: element, recordEvent: hop.recordsEvent)
@@ -259,7 +299,7 @@ extension Sink {
     /// `forwardOn` of a sink born while tracing: the step and the event, then the delivery.
     @inline(never)
     final func tracedForwardOn(_ event: Event<Observer.Element>) {
-        let hop = trace.unsafelyUnwrapped
+        let hop = sinkHop(flags.load(ordering: .relaxed)).takeUnretainedValue()
         let local = TraceLocal.current
         guard Tracing.isOn, let tracer = Tracing.cachedTracer(local) else { return observer.on(event) }
         tracer.forwarded(from: hop.node, to: hop.target, event: event, recordEvent: hop.recordsEvent)
@@ -272,7 +312,7 @@ extension Sink {
     @inline(never)
     final func tracedReceiveAndForwardNext(_ element: Observer.Element, stopped: Bool) {
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
-            Unmanaged.passUnretained(trace.unsafelyUnwrapped)._withUnsafeGuaranteedRef { hop in
+            sinkHop(flags.load(ordering: .relaxed))._withUnsafeGuaranteedRef { hop in
                 let dropped = stopped || isDisposed
                 guard Tracing.isOn, Tracing.refresh(local) else {
                     if !dropped { observer.onNext(element) }

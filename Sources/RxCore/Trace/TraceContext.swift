@@ -40,7 +40,10 @@ protocol TraceContextCarrier: AnyObject {
 }
 
 extension Sink: TraceContextCarrier {
-    var traceContext: AnyObject? { trace?.context }
+    var traceContext: AnyObject? {
+        let flags = self.flags.load(ordering: .relaxed)
+        return flags & sinkTracedFlag != 0 ? sinkHop(flags).takeUnretainedValue().context : nil
+    }
 }
 
 /// The core's side of `RxContextPropagation`.
