@@ -182,17 +182,20 @@ func rxDeath(_ hot: HotCount, _ id: UInt64) {
 // reads per `subject.map.filter.map` subscribe + dispose). Their `ResourceCounter`s add them in.
 private let sinkDisposerLive = Atomic<Int>(0)
 private let binaryDisposableLive = Atomic<Int>(0)
+private let subscriptionDisposableLive = Atomic<Int>(0)
 
 /// The types counted in globals of their own (see above).
 enum HotCount: String, CaseIterable {
     case sinkDisposer = "SinkDisposer"
     case binaryDisposable = "BinaryDisposable"
+    case subscriptionDisposable = "SubscriptionDisposable"
 
     /// The type's registered counter (which reports the global too).
     var counter: ResourceCounter {
         switch self {
         case .sinkDisposer: ResourceCounter.sinkDisposer
         case .binaryDisposable: ResourceCounter.binaryDisposable
+        case .subscriptionDisposable: ResourceCounter.subscriptionDisposable
         }
     }
 
@@ -200,6 +203,7 @@ enum HotCount: String, CaseIterable {
         switch self {
         case .sinkDisposer: sinkDisposerLive.load(ordering: .relaxed)
         case .binaryDisposable: binaryDisposableLive.load(ordering: .relaxed)
+        case .subscriptionDisposable: subscriptionDisposableLive.load(ordering: .relaxed)
         }
     }
 
@@ -208,6 +212,7 @@ enum HotCount: String, CaseIterable {
         switch self {
         case .sinkDisposer: sinkDisposerLive.wrappingAdd(1, ordering: .relaxed)
         case .binaryDisposable: binaryDisposableLive.wrappingAdd(1, ordering: .relaxed)
+        case .subscriptionDisposable: subscriptionDisposableLive.wrappingAdd(1, ordering: .relaxed)
         }
     }
 
@@ -216,7 +221,50 @@ enum HotCount: String, CaseIterable {
         switch self {
         case .sinkDisposer: sinkDisposerLive.wrappingSubtract(1, ordering: .relaxed)
         case .binaryDisposable: binaryDisposableLive.wrappingSubtract(1, ordering: .relaxed)
+        case .subscriptionDisposable: subscriptionDisposableLive.wrappingSubtract(1, ordering: .relaxed)
         }
+    }
+}
+
+// The counters of the sinks and observer made at every subscription, kept by address in globals
+// with a constant initial value (0 until first use): a birth reads one with an atomic load rather
+// than calling `swift_once` for the `static let`. Counters live forever, so the address stays good.
+private let mapSinkCounter = Atomic<UInt>(0)
+private let filterSinkCounter = Atomic<UInt>(0)
+private let anonymousObserverCounter = Atomic<UInt>(0)
+
+/// Counters whose objects keep the counter in their flag word (sinks, observers): read through
+/// the globals above, unretained.
+enum CachedCounter {
+    case mapSink, filterSink, anonymousObserver
+
+    @inline(__always)
+    var unmanaged: Unmanaged<ResourceCounter> {
+        let word =
+            switch self {
+            case .mapSink: mapSinkCounter.load(ordering: .acquiring)
+            case .filterSink: filterSinkCounter.load(ordering: .acquiring)
+            case .anonymousObserver: anonymousObserverCounter.load(ordering: .acquiring)
+            }
+        if word != 0 { return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped) }
+        return firstUse()
+    }
+
+    @inline(never)
+    private func firstUse() -> Unmanaged<ResourceCounter> {
+        let counter: ResourceCounter =
+            switch self {
+            case .mapSink: .mapSink
+            case .filterSink: .filterSink
+            case .anonymousObserver: .anonymousObserver
+            }
+        let word = UInt(bitPattern: Unmanaged.passUnretained(counter).toOpaque())
+        switch self { // every thread stores the same address: racing first uses agree
+        case .mapSink: mapSinkCounter.store(word, ordering: .releasing)
+        case .filterSink: filterSinkCounter.store(word, ordering: .releasing)
+        case .anonymousObserver: anonymousObserverCounter.store(word, ordering: .releasing)
+        }
+        return Unmanaged.passUnretained(counter)
     }
 }
 

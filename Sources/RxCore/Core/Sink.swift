@@ -31,6 +31,13 @@ open class Sink<Observer: ObserverType>: Disposable {
         self.cancel = consume cancel
     }
 
+    /// `init` with a counter kept unretained (`CachedCounter`): no retain, no `swift_once`.
+    init(observer: __owned Observer, cancel: __owned SinkDisposer, counter: Unmanaged<ResourceCounter>) {
+        flags = Atomic(counter._withUnsafeGuaranteedRef { TraceHop.sinkBorn($0, observer: observer) })
+        self.observer = consume observer
+        self.cancel = consume cancel
+    }
+
     deinit { TraceHop.sinkDied(flags.load(ordering: .relaxed)) }
 
     /// Sends `event` downstream unless this sink was disposed (step9 of 001).

@@ -19,7 +19,7 @@ final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType, Ru
 
     init(predicate: @escaping Predicate, observer: __owned Observer, cancel: __owned SinkDisposer) {
         self.predicate = predicate
-        super.init(observer: consume observer, cancel: consume cancel, counter: .filterSink)
+        super.init(observer: consume observer, cancel: consume cancel, counter: CachedCounter.filterSink.unmanaged)
     }
 
     // What `Filter.run` does, for its `SinkRunner` (Core/SinkRunner.swift).

@@ -23,7 +23,7 @@ where Observer.Element == ResultType {
 
     init(transform: @escaping Transform, observer: __owned Observer, cancel: __owned SinkDisposer) {
         self.transform = transform
-        super.init(observer: consume observer, cancel: consume cancel, counter: .mapSink)
+        super.init(observer: consume observer, cancel: consume cancel, counter: CachedCounter.mapSink.unmanaged)
     }
 
     // What `Map.run` does, for its `SinkRunner` (Core/SinkRunner.swift).

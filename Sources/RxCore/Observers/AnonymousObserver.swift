@@ -58,7 +58,7 @@ public final class AnonymousObserver<Element>: ObserverBase<Element> {
         let callStack = Hooks.recordCallStackOnError ? Hooks.customCaptureSubscriptionCallstack() : []
         nextHandler = onNext
         if onError == nil, onCompleted == nil, onDisposed == nil, callStack.isEmpty {
-            super.init(counter: ResourceCounter.anonymousObserver, callSite: callSite)
+            super.init(counter: CachedCounter.anonymousObserver.unmanaged, callSite: callSite)
         } else {
             // Nothing to run on dispose: not a node of its own (001's trace has none here).
             let stopDisposable =

@@ -19,6 +19,12 @@ open class ObserverBase<Element>: Disposable, ObserverType {
         state = Atomic(ObserverExtras.born(word, counter, callSite))
     }
 
+    /// `init` with a counter kept unretained (`CachedCounter`): no retain, no `swift_once`.
+    init(counter: Unmanaged<ResourceCounter>, callSite: CallSite?) {
+        let word = UInt(bitPattern: counter.toOpaque())
+        state = Atomic(counter._withUnsafeGuaranteedRef { ObserverExtras.born(word, $0, callSite) })
+    }
+
     /// A subclass's box of rarely used fields (counted with `box.counter`).
     init(box: __owned ObserverExtras, callSite: CallSite?) {
         state = Atomic(ObserverExtras.born(box: box, callSite))

@@ -196,7 +196,7 @@ class SubscriptionDisposable: Disposable, TraceIdentifiable {
 
     /// The disposable of the subscriber `key` of `owner`.
     static func make(owner: SubjectUnsubscribing, key: Int) -> SubscriptionDisposable {
-        let id = rxBirth(ResourceCounter.subscriptionDisposable, .disposable, nil)
+        let id = rxBirth(HotCount.subscriptionDisposable, .disposable, nil)
         if id == 0 { return SubscriptionDisposable(owner: owner, key: key) }
         return TracedSubscriptionDisposable(owner: owner, key: key, traceID: id)
     }
@@ -208,7 +208,7 @@ class SubscriptionDisposable: Disposable, TraceIdentifiable {
     }
 
     // `traceID` is the subclass's while it is torn down too: its one stored word is still there.
-    deinit { rxDeath(ResourceCounter.subscriptionDisposable, traceID) }
+    deinit { rxDeath(HotCount.subscriptionDisposable, traceID) }
 
     /// Trace node id (0 when not traced).
     var traceID: UInt64 { 0 }
