@@ -70,6 +70,13 @@ enum RunContext {
         if local.frames[local.frameDepth].delivery { local.deliveries -= 1 }
     }
 
+    /// `pop` of the delivery frame `pushDelivery` pushed: no need to look at the frame.
+    @inline(__always)
+    static func popDelivery(_ local: TraceLocal) {
+        local.frameDepth -= 1
+        local.deliveries -= 1
+    }
+
     static var current: Frame? {
         guard let local = TraceLocal.existing, local.frameDepth > 0 else { return nil }
         return local.frames[local.frameDepth - 1]

@@ -185,7 +185,7 @@ final class TraceHop {
         let entered = begin(local, next: element)
         RunContext.pushDelivery(local, receiver: receiver, sender: node, target: target)
         observer.onNext(element)
-        RunContext.pop(local)
+        RunContext.popDelivery(local)
         end(entered)
     }
 
@@ -204,7 +204,7 @@ final class TraceHop {
         let entered = begin(local, event)
         RunContext.pushDelivery(local, receiver: receiver, sender: node, target: target)
         observer.on(event)
-        RunContext.pop(local)
+        RunContext.popDelivery(local)
         end(entered)
     }
 
