@@ -199,29 +199,21 @@ enum HotCount: String, CaseIterable {
         }
     }
 
-    var live: Int {
-        switch self {
-        case .sinkDisposer: sinkDisposerLive.load(ordering: .relaxed)
-        case .binaryDisposable: binaryDisposableLive.load(ordering: .relaxed)
-        case .subscriptionDisposable: subscriptionDisposableLive.load(ordering: .relaxed)
-        }
-    }
+    var live: Int { withGlobal { $0.load(ordering: .relaxed) } }
 
     @inline(__always)
-    func increment() {
-        switch self {
-        case .sinkDisposer: sinkDisposerLive.wrappingAdd(1, ordering: .relaxed)
-        case .binaryDisposable: binaryDisposableLive.wrappingAdd(1, ordering: .relaxed)
-        case .subscriptionDisposable: subscriptionDisposableLive.wrappingAdd(1, ordering: .relaxed)
-        }
-    }
+    func increment() { withGlobal { _ = $0.wrappingAdd(1, ordering: .relaxed) } }
 
     @inline(__always)
-    func decrement() {
+    func decrement() { withGlobal { _ = $0.wrappingSubtract(1, ordering: .relaxed) } }
+
+    /// Runs `body` on this type's global (an `Atomic` cannot be returned, only lent).
+    @inline(__always)
+    private func withGlobal<Result>(_ body: (borrowing Atomic<Int>) -> Result) -> Result {
         switch self {
-        case .sinkDisposer: sinkDisposerLive.wrappingSubtract(1, ordering: .relaxed)
-        case .binaryDisposable: binaryDisposableLive.wrappingSubtract(1, ordering: .relaxed)
-        case .subscriptionDisposable: subscriptionDisposableLive.wrappingSubtract(1, ordering: .relaxed)
+        case .sinkDisposer: body(sinkDisposerLive)
+        case .binaryDisposable: body(binaryDisposableLive)
+        case .subscriptionDisposable: body(subscriptionDisposableLive)
         }
     }
 }
@@ -240,12 +232,7 @@ enum CachedCounter {
 
     @inline(__always)
     var unmanaged: Unmanaged<ResourceCounter> {
-        let word =
-            switch self {
-            case .mapSink: mapSinkCounter.load(ordering: .acquiring)
-            case .filterSink: filterSinkCounter.load(ordering: .acquiring)
-            case .anonymousObserver: anonymousObserverCounter.load(ordering: .acquiring)
-            }
+        let word = withGlobal { $0.load(ordering: .acquiring) }
         if word != 0 { return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped) }
         return firstUse()
     }
@@ -259,12 +246,19 @@ enum CachedCounter {
             case .anonymousObserver: .anonymousObserver
             }
         let word = UInt(bitPattern: Unmanaged.passUnretained(counter).toOpaque())
-        switch self { // every thread stores the same address: racing first uses agree
-        case .mapSink: mapSinkCounter.store(word, ordering: .releasing)
-        case .filterSink: filterSinkCounter.store(word, ordering: .releasing)
-        case .anonymousObserver: anonymousObserverCounter.store(word, ordering: .releasing)
-        }
+        // Every thread stores the same address: racing first uses agree.
+        withGlobal { $0.store(word, ordering: .releasing) }
         return Unmanaged.passUnretained(counter)
+    }
+
+    /// Runs `body` on this counter's global.
+    @inline(__always)
+    private func withGlobal<Result>(_ body: (borrowing Atomic<UInt>) -> Result) -> Result {
+        switch self {
+        case .mapSink: body(mapSinkCounter)
+        case .filterSink: body(filterSinkCounter)
+        case .anonymousObserver: body(anonymousObserverCounter)
+        }
     }
 }
 
