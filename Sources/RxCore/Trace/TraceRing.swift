@@ -299,6 +299,8 @@ final class RecordRing: @unchecked Sendable {
             let record = chunk + j
             sum &+= heldByKind[Int(record.pointee.shape.rawValue) &<< 7 | Int(record.pointee.parts.rawValue & 127)].bits
             held[j &+ 1] = Held(bits: sum)
+            // A record with a text goes into the ring itself (`Chunk.texts` counts none here).
+            assert(!record.pointee.parts.contains(.text), "a thread's buffer holds a record with a text")
         }
         if first == chunks.count { head = 0 }
         chunks.append(Chunk(records: chunk, held: held, count: recordCount))
