@@ -215,6 +215,9 @@ extension TraceRecorder {
         /// Otherwise an edge recorded twice is written twice (readers keep one), and no node
         /// holds an array of its own.
         var edgesPerNode = true
+        /// Room of a written batch's ops and nodes, for the next batch's (`recycle`).
+        var spareOps: [StreamBatch.Op] = []
+        var spareNodes: [NodeBox] = []
         var retained: [TraceRecord] = []
         var retainedTexts: [UInt64: String] = [:]
         var retainedResources: [ResourceRecord] = []
@@ -259,8 +262,8 @@ extension TraceRecorder {
         for ops in earlier.values {
             for op in ops { _ = state.nodes.apply(op) }
         }
-        for lane in lanes {
-            for op in lane.ops {
+        for index in lanes.indices {
+            for op in lanes[index].ops {
                 switch state.nodes.apply(op) {
                 case true?: stream.ops.append(op)
                 case false?: if case .anomaly = op { state.anomaliesDropped += 1 }
@@ -270,7 +273,7 @@ extension TraceRecorder {
                 }
             }
             if stream.edgesPerNode || stream.scopes > 0 {
-                for edge in lane.edges {
+                for edge in lanes[index].edges {
                     // Kept with its `from` node; one from a node not held (gone, or its birth
                     // not taken yet) is written again if it comes again (readers keep one).
                     let news =
@@ -282,13 +285,25 @@ extension TraceRecorder {
                     if news { stream.edges.append(edge) }
                 }
             } else {
-                stream.edges.append(contentsOf: lane.edges)
+                Self.move(&lanes[index].edges, to: &stream.edges)
             }
-            stream.records.append(contentsOf: lane.records)
-            stream.texts.append(contentsOf: lane.texts)
-            stream.resources.append(contentsOf: lane.resources)
+            Self.move(&lanes[index].records, to: &stream.records)
+            Self.move(&lanes[index].texts, to: &stream.texts)
+            stream.resources.append(contentsOf: lanes[index].resources)
         }
         state.stream = stream
+    }
+
+    /// Appends `source` to `target`: by swapping the two when `target` is empty (one recording
+    /// thread, or the first lane: `source` then gets `target`'s room, for its next batch), so
+    /// that the writer does not copy a batch's records out of the lane.
+    @inline(__always)
+    static func move<Element>(_ source: inout [Element], to target: inout [Element]) {
+        if target.isEmpty {
+            swap(&source, &target)
+        } else {
+            target.append(contentsOf: source)
+        }
     }
 
     /// What the writer takes at once.
@@ -335,6 +350,8 @@ extension TraceRecorder {
             swap(&batch.edges, &stream.edges)
             swap(&batch.resources, &stream.resources)
             swap(&batch.marks, &stream.marks)
+            swap(&batch.ops, &stream.spareOps)
+            swap(&batch.nodes, &stream.spareNodes)
             batch.ops.reserveCapacity(stream.ops.count)
             batch.nodes.reserveCapacity(stream.born)
             stream.born = 0
@@ -385,16 +402,24 @@ extension TraceRecorder {
         return batch
     }
 
-    /// Gives back the room of a written batch's records for the next batch (not a very large
-    /// one: memory would stay held), so that batches do not grow from nothing in fresh memory.
-    func recycle(_ records: inout [TraceRecord]) {
-        guard records.capacity <= Lane.keptRoom * 4 else { return }
-        records.removeAll(keepingCapacity: true)
+    /// Gives back the room of a written batch's arrays for the next batch (not a very large
+    /// one: memory would stay held), so that batches, and the lanes they are swapped with
+    /// (`absorb`), keep their room rather than grow from nothing at every batch.
+    func recycle(_ batch: inout StreamBatch) {
+        func give<Element>(_ array: inout [Element], to spare: inout [Element]) {
+            guard spare.isEmpty, spare.capacity < array.capacity, array.capacity <= Lane.keptRoom * 4 else { return }
+            array.removeAll(keepingCapacity: true)
+            swap(&spare, &array)
+        }
+        // Emptied here, outside the lock: emptying the nodes lets the written boxes go.
+        batch.nodes.removeAll(keepingCapacity: true)
         state.withLock { state in
-            guard state.stream != nil, state.stream!.records.isEmpty,
-                state.stream!.records.capacity < records.capacity
-            else { return }
-            swap(&state.stream!.records, &records)
+            guard state.stream != nil else { return }
+            give(&batch.records, to: &state.stream!.records)
+            give(&batch.edges, to: &state.stream!.edges)
+            give(&batch.texts, to: &state.stream!.texts)
+            give(&batch.ops, to: &state.stream!.spareOps)
+            give(&batch.nodes, to: &state.stream!.spareNodes)
         }
     }
 

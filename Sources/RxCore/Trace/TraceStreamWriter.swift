@@ -192,7 +192,7 @@ final class TraceStreamWriter: @unchecked Sendable {
             segment.resources += batch.resources.count
         }
         writeOut()
-        recorder.recycle(&batch.records)
+        recorder.recycle(&batch)
     }
 
     /// `RXTRACE_MAX_MB` reached: the file is replaced by a new segment (written beside it, then
