@@ -124,6 +124,51 @@ import Testing
         #expect(recorder.takeBatch().edges.isEmpty)
     }
 
+    @Test func twoLanesEdgesAreTakenInOrderAndTheBatchsRoomComesBack() {
+        let (recorder, a, b) = recorderWithTwoLanes()
+        recorder.keepEdgesPerNode(false)
+        let first = TraceEdge(from: 1, to: 2, relation: .owns)
+        let second = TraceEdge(from: 3, to: 4, relation: .run)
+        a.lane.withLock { $0.edges += [first, first] }
+        b.lane.withLock { $0.edges.append(second) }
+        // Lane a's edges are moved into the batch, lane b's appended after them.
+        var batch = recorder.takeBatch()
+        #expect(batch.edges == [first, first, second])
+        let room = batch.edges.capacity
+        recorder.recycle(&batch)
+        #expect(recorder.state.withLock { $0.stream!.edges.isEmpty && $0.stream!.edges.capacity == room })
+        // The next batch's edges come through the same room, and are only the new ones.
+        a.lane.withLock { $0.edges.append(second) }
+        #expect(recorder.takeBatch().edges == [second])
+    }
+
+    @Test func aWrittenNodesBoxIsReusedByALaterBirthOnlyWhenNothingHoldsIt() throws {
+        let (recorder, a, _) = recorderWithTwoLanes()
+        // The test keeps no reference to the boxes: one it held would never be reused.
+        a.lane.withLock { lane in
+            lane.births += [birth(0, created: 1), birth(1, created: 2)]
+            lane.ops.append(.deinitialized(0, 3))
+        }
+        var batch = recorder.takeBatch()
+        #expect(nodes(batch).map(\.0) == [1, 2])
+        recorder.recycle(&batch)
+        // Node 1 left the table and is written: its box is kept. Node 2 is still held.
+        let kept = recorder.spareBoxes.withLock { spares in
+            spares.map { (ObjectIdentifier($0), $0.record.created) }
+        }
+        #expect(kept.map(\.1) == [1])
+        let reused = recorder.nodeBox(
+            NodeRecord(kind: .observer, type: "AnonymousObserver", callSite: nil, created: 4, thread: 0))
+        #expect(ObjectIdentifier(reused) == kept.first?.0)
+        #expect(reused.record.type == "AnonymousObserver" && reused.record.created == 4)
+        #expect(reused.record.deinitialized == nil, "nothing of the node that left is carried over")
+        #expect(recorder.state.withLock { $0.nodes[1]?.type } == "MapSink")
+        // None left: a new box.
+        #expect(recorder.spareBoxes.withLock { $0.isEmpty })
+        let fresh = recorder.nodeBox(NodeRecord(kind: .sink, type: "FilterSink", callSite: nil, created: 5, thread: 0))
+        #expect(fresh !== reused)
+    }
+
     /// The streamed node table: nodes found by index in a window over the newest, the window
     /// slid past those that left, the few that outlive it moved aside and still found.
     @Test func theNodeTableKeepsSurvivorsOfItsWindow() {

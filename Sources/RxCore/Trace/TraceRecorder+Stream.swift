@@ -172,6 +172,25 @@ extension TraceRecorder {
         init(_ record: NodeRecord) { self.record = record }
     }
 
+    /// Most node boxes kept for reuse (about 200 bytes each).
+    static let spareBoxLimit = 1 << 12
+
+    /// The box of a node born now: one the writer is done with (`recycle`), else a new one.
+    /// Never waits: while the writer holds the spares, a new one.
+    ///
+    /// Nodes are born on the program's threads and written, then let go, on the writer's: each
+    /// box freed there went back to the allocator's arena of the thread that made it, under that
+    /// arena's lock, which the recording thread takes too (about 4,000 `futex` calls in 20,000
+    /// traced subscribe + dispose cycles, and 2,600 instructions a cycle in the frees).
+    @inline(__always)
+    func nodeBox(_ record: NodeRecord) -> NodeBox {
+        if let spare = spareBoxes.withLockIfAvailable({ $0.popLast() }), let box = spare {
+            box.record = record
+            return box
+        }
+        return NodeBox(record)
+    }
+
     /// What happened to nodes since the writer last took a batch, in order.
     enum NodeOp {
         case born(Int)
@@ -411,7 +430,12 @@ extension TraceRecorder {
             array.removeAll(keepingCapacity: true)
             swap(&spare, &array)
         }
-        // Emptied here, outside the lock: emptying the nodes lets the written boxes go.
+        // A written box nothing else holds (its node left the table) is kept for a birth to reuse.
+        spareBoxes.withLock { spares in
+            for index in batch.nodes.indices where spares.count < Self.spareBoxLimit {
+                if isKnownUniquelyReferenced(&batch.nodes[index]) { spares.append(batch.nodes[index]) }
+            }
+        }
         batch.nodes.removeAll(keepingCapacity: true)
         state.withLock { state in
             guard state.stream != nil else { return }

@@ -169,6 +169,8 @@ public final class TraceRecorder: RxTracer {
     let nodesBorn = Atomic<Int>(0)
     /// The `seq` of a streamed recording's last resource sample.
     let lastSampled = Atomic<UInt64>(0)
+    /// A streamed recording's node boxes the writer is done with, for births to reuse (`nodeBox`).
+    let spareBoxes = Mutex<[NodeBox]>([])
     let startedAt: UInt64
     let startDate: Date
     let keepSteps: Bool
@@ -236,7 +238,7 @@ public final class TraceRecorder: RxTracer {
             // Records name nodes in 32 bits: past that many, nodes go untraced.
             guard index < Int(UInt32.max) else { return 0 }
             let seq = tick()
-            let node = NodeBox(
+            let node = nodeBox(
                 NodeRecord(
                     kind: kind, type: type, callSite: callSite, created: seq, thread: thread, createdAt: elapsed()))
             let sample = dueSample(seq)
