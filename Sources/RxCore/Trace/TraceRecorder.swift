@@ -280,10 +280,10 @@ public final class TraceRecorder: RxTracer {
 
     /// A step whose detail is a `TraceDetail` and its numbers (`words`), made text when read.
     func step(_ call: TraceCall, from: UInt64, to: UInt64, words: (UInt64, UInt64, UInt64)) {
-        step(call, from: from, to: to, captured: Captured(words: words, type: TraceDetailWords.self))
+        step(call, from: from, to: to, words: words, as: TraceDetailWords.self)
     }
 
-    private func step(_ call: TraceCall, from: UInt64, to: UInt64, captured: Captured) {
+    func step(_ call: TraceCall, from: UInt64, to: UInt64, captured: Captured) {
         guard keepSteps else { return }
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { traceLocal in
             step(traceLocal, call, from: from, to: to, captured: captured)
