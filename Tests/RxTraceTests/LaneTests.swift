@@ -169,6 +169,32 @@ import Testing
         #expect(fresh !== reused)
     }
 
+    @Test func anAnomalyIsAppliedToItsNodeAndWrittenAfterTheBatchsBirths() throws {
+        let (recorder, a, _) = recorderWithTwoLanes()
+        // The birth is still in its thread's lane: the anomaly takes the lanes first.
+        a.lane.withLock { $0.births.append(birth(0, created: 1)) }
+        let id = recorder.idBase + 1
+        recorder.anomaly(node: id, .eventAfterTermination, detail: "next(1)")
+        #expect(recorder.state.withLock { $0.nodes[0]?.anomalies.map(\.detail) } == ["next(1)"])
+        let batch = recorder.takeBatch()
+        #expect(nodes(batch).map(\.0) == [1])
+        #expect(batch.anomalies.map(\.node) == [1])
+        #expect(batch.anomalies.map(\.anomaly.kind) == [.eventAfterTermination])
+        // Past `anomaliesPerNode` a node's anomalies are counted, not kept or written.
+        for _ in 1..<TraceRecorder.anomaliesPerNode {
+            recorder.anomaly(node: id, .eventAfterTermination, detail: "next(2)")
+        }
+        recorder.anomaly(node: id, .eventAfterTermination, detail: "next(3)")
+        let next = recorder.takeBatch()
+        #expect(next.anomalies.count == TraceRecorder.anomaliesPerNode - 1)
+        #expect(recorder.state.withLock { $0.anomaliesDropped } == 1)
+        // One of a node that left is still written (readers match it by id).
+        a.lane.withLock { $0.ops.append(.deinitialized(0, 9)) }
+        _ = recorder.takeBatch()
+        recorder.anomaly(node: id, .eventAfterTermination, detail: "next(4)")
+        #expect(recorder.takeBatch().anomalies.map(\.anomaly.detail) == ["next(4)"])
+    }
+
     /// The streamed node table: nodes found by index in a window over the newest, the window
     /// slid past those that left, the few that outlive it moved aside and still found.
     @Test func theNodeTableKeepsSurvivorsOfItsWindow() {

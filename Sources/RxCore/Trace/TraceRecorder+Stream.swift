@@ -149,12 +149,16 @@ extension TraceRecorder {
                     node.deinitializedAt = time
                     return true
                 }
-            case .anomaly(let index, let anomaly):
-                return update(index) { node in
-                    guard node.anomalies.count < TraceRecorder.anomaliesPerNode else { return false }
-                    node.anomalies.append(anomaly)
-                    return true
-                }
+            }
+        }
+
+        /// Adds an anomaly to a node; whether it is kept (at most `anomaliesPerNode` a node). Nil
+        /// when the node is not held.
+        mutating func addAnomaly(_ index: Int, _ anomaly: TraceAnomalyRecord) -> Bool? {
+            update(index) { node in
+                guard node.anomalies.count < TraceRecorder.anomaliesPerNode else { return false }
+                node.anomalies.append(anomaly)
+                return true
             }
         }
 
@@ -191,20 +195,21 @@ extension TraceRecorder {
         return NodeBox(record)
     }
 
-    /// What happened to nodes since the writer last took a batch, in order.
+    /// What happened to nodes since the writer last took a batch, in order. Plain words (an
+    /// anomaly, which carries a text, goes its own way: `anomaly(node:_:detail:)`), so that the
+    /// lanes, the pending ops and the batch copy and destroy them without a call per op.
     enum NodeOp {
         case born(Int)
         /// The node's index, the change's `seq` and its time (`elapsed()`; nil: not known).
         case disposed(Int, UInt64, at: UInt64? = nil)
         case deinitialized(Int, UInt64, at: UInt64? = nil)
         case terminated(Int, UInt64, at: UInt64? = nil)
-        case anomaly(Int, TraceAnomalyRecord)
 
         /// The node's index (its id minus one).
         var index: Int {
             switch self {
             case .born(let index), .disposed(let index, _, _), .deinitialized(let index, _, _),
-                .terminated(let index, _, _), .anomaly(let index, _):
+                .terminated(let index, _, _):
                 return index
             }
         }
@@ -221,6 +226,8 @@ extension TraceRecorder {
         var edges: [TraceEdge] = []
         var resources: [ResourceRecord] = []
         var marks: [MarkRecord] = []
+        /// Anomalies to write (node id, anomaly): applied to their nodes already.
+        var anomalies: [(node: UInt64, anomaly: TraceAnomalyRecord)] = []
         /// The lanes of threads that exited since the last batch.
         var retiredLanes: [Lane] = []
         /// Changes to nodes whose birth was not taken yet (another thread's lane held it), by
@@ -285,7 +292,7 @@ extension TraceRecorder {
             for op in lanes[index].ops {
                 switch state.nodes.apply(op) {
                 case true?: stream.ops.append(op)
-                case false?: if case .anomaly = op { state.anomaliesDropped += 1 }
+                case false?: break
                 case nil:
                     stream.ops.append(op)
                     stream.orphans[op.index, default: []].append(op)
@@ -333,7 +340,6 @@ extension TraceRecorder {
             case node(UInt64, Int)
             /// A disposal, deinit or termination: the node's id, the `seq`, the time (`elapsed()`).
             case mark(TraceLineEncoder.NodeMark, UInt64, UInt64, UInt64?)
-            case anomaly(UInt64, TraceAnomalyRecord)
         }
         var ops: [Op] = []
         /// The nodes born in the batch. The writer reads what a birth says (kind, type, call
@@ -347,6 +353,8 @@ extension TraceRecorder {
         var texts: [String] = []
         var resources: [ResourceRecord] = []
         var marks: [MarkRecord] = []
+        /// Anomalies (node id, anomaly), written after the ops (their nodes' births among them).
+        var anomalies: [(node: UInt64, anomaly: TraceAnomalyRecord)] = []
         /// How many nodes the recorder still holds.
         var nodesHeld = 0
         /// The nodes held at the end of the batch, when asked for (a new segment's).
@@ -369,6 +377,7 @@ extension TraceRecorder {
             swap(&batch.edges, &stream.edges)
             swap(&batch.resources, &stream.resources)
             swap(&batch.marks, &stream.marks)
+            swap(&batch.anomalies, &stream.anomalies)
             swap(&batch.ops, &stream.spareOps)
             swap(&batch.nodes, &stream.spareNodes)
             batch.ops.reserveCapacity(stream.ops.count)
@@ -392,7 +401,6 @@ extension TraceRecorder {
                     batch.ops.append(.mark(.disposed, UInt64(index + 1), seq, time))
                 case .terminated(let index, let seq, let time):
                     batch.ops.append(.mark(.terminated, UInt64(index + 1), seq, time))
-                case .anomaly(let index, let anomaly): batch.ops.append(.anomaly(UInt64(index + 1), anomaly))
                 case .deinitialized(let index, let seq, let time):
                     batch.ops.append(.mark(.deinitialized, UInt64(index + 1), seq, time))
                     if stream.scopes > 0 { stream.deferredEvictions.append(index) } else { state.nodes.evict(index) }

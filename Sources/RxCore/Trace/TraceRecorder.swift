@@ -396,10 +396,20 @@ public final class TraceRecorder: RxTracer {
         change(node, timed: true) { .deinitialized($0, $1, at: $2) }
     }
 
+    /// Rare: straight onto the node under the lock (a streamed recording's lanes taken first, for
+    /// the node's birth), and written with the next batch (also when the node left already).
     public func anomaly(node: UInt64, _ kind: TraceAnomaly, detail: String) {
+        let node = local(node)
+        guard node != 0 else { return }
         let detail = truncate(detail)
-        change(node, sample: false) { index, seq, _ in
-            .anomaly(index, TraceAnomalyRecord(kind: kind, seq: seq, detail: detail))
+        state.withLock { state in
+            if streamed { Self.absorb(into: &state) }
+            let anomaly = TraceAnomalyRecord(kind: kind, seq: tick(), detail: detail)
+            if state.nodes.addAnomaly(Int(node - 1), anomaly) == false {
+                state.anomaliesDropped += 1
+            } else {
+                state.stream?.anomalies.append((node, anomaly))
+            }
         }
     }
 
@@ -437,7 +447,7 @@ public final class TraceRecorder: RxTracer {
         state.withLock { state in
             let seq = tick()
             let change = op(Int(node - 1), seq, time)
-            if state.nodes.apply(change) == false, case .anomaly = change { state.anomaliesDropped += 1 }
+            _ = state.nodes.apply(change)
             if sample { Self.sample(&state, seq: seq, force: false, interval: interval) }
         }
     }
