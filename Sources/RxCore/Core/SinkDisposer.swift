@@ -70,10 +70,15 @@ public class SinkDisposer: Cancelable, TraceIdentifiable {
 
     public final func dispose() {
         let previous = state.bitwiseOr(Flags.disposed, ordering: .acquiringAndReleasing).oldValue
-        if previous & (Flags.disposed | Flags.traced) != 0 {
-            if previous & Flags.disposed != 0 { return }
-            return tracedDispose(previous)
-        }
+        // Half the calls find it disposed (the sink's `dispose` calls back here): they return
+        // before any register is saved for the rest, which is out of line.
+        if previous & Flags.disposed != 0 { return }
+        disposeParts(previous)
+    }
+
+    @inline(never)
+    private final func disposeParts(_ previous: UInt) {
+        if previous & Flags.traced != 0 { return tracedDispose(previous) }
         if previous & Flags.sinkAndSubscriptionSet != 0 {
             let (sink, subscription) = takeParts(previous)
             sink.dispose()
