@@ -23,8 +23,8 @@ final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType, Ru
     }
 
     // What `Filter.run` does, for its `SinkRunner` (Core/SinkRunner.swift).
-    convenience init(parent: __shared Filter<Element>, observer: __owned Observer, cancel: __owned SinkDisposer) {
-        self.init(predicate: parent.predicate, observer: consume observer, cancel: consume cancel)
+    convenience init(parent: __shared Filter<Element>, observer: __shared Observer, cancel: __owned SinkDisposer) {
+        self.init(predicate: parent.predicate, observer: observer, cancel: consume cancel)
     }
 
     static func source(of parent: Filter<Element>) -> Unmanaged<Observable<Element>> {

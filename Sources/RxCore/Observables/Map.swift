@@ -28,9 +28,9 @@ where Observer.Element == ResultType {
 
     // What `Map.run` does, for its `SinkRunner` (Core/SinkRunner.swift).
     convenience init(
-        parent: __shared Map<SourceType, ResultType>, observer: __owned Observer, cancel: __owned SinkDisposer
+        parent: __shared Map<SourceType, ResultType>, observer: __shared Observer, cancel: __owned SinkDisposer
     ) {
-        self.init(transform: parent.transform, observer: consume observer, cancel: consume cancel)
+        self.init(transform: parent.transform, observer: observer, cancel: consume cancel)
     }
 
     static func source(of parent: Map<SourceType, ResultType>) -> Unmanaged<Observable<SourceType>> {
