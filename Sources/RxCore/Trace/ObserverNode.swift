@@ -30,27 +30,30 @@ enum ObserverNode {
     /// Offers `node`, made for `observer`, to the hops born until `withdraw` (0: none, and an
     /// enclosing subscription's offer is not on while this one runs).
     static func offer(_ node: UInt64, for observer: Any) -> Offer {
-        let local = TraceLocal.current
-        let previous = (local.offeredObserver, local.offeredObserverType)
-        local.offeredObserver = node
-        local.offeredObserverType = node != 0 ? typeKey(observer) : 0
-        return previous
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+            let previous = (local.offeredObserver, local.offeredObserverType)
+            local.offeredObserver = node
+            local.offeredObserverType = node != 0 ? typeKey(observer) : 0
+            return previous
+        }
     }
 
     /// The node offered for an observer of `observer`'s type, taken (nil: none).
     static func claim(_ observer: Any) -> UInt64? {
-        let local = TraceLocal.current
-        guard local.offeredObserver != 0, local.offeredObserverType == typeKey(observer) else { return nil }
-        defer { local.offeredObserver = 0 }
-        return local.offeredObserver
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+            guard local.offeredObserver != 0, local.offeredObserverType == typeKey(observer) else { return nil }
+            defer { local.offeredObserver = 0 }
+            return local.offeredObserver
+        }
     }
 
     /// Ends `offer`: a node no hop took is let go at once (nothing in the trace holds it), and
     /// the enclosing offer is on again.
     static func withdraw(_ node: UInt64, restoring previous: Offer) {
-        let local = TraceLocal.current
-        if node != 0, local.offeredObserver == node, let tracer = Tracing.active { tracer.deinitialized(node) }
-        (local.offeredObserver, local.offeredObserverType) = previous
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+            if node != 0, local.offeredObserver == node, let tracer = Tracing.active { tracer.deinitialized(node) }
+            (local.offeredObserver, local.offeredObserverType) = previous
+        }
     }
 
     private static func typeKey(_ observer: Any) -> UInt {

@@ -24,7 +24,9 @@ enum RunContext {
 
     /// A producer's `run` starts.
     static func push(producer: UInt64, callSite: CallSite?) {
-        push(TraceLocal.current, Frame(producer: producer, callSite: callSite, receiver: 0))
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef {
+            push($0, Frame(producer: producer, callSite: callSite, receiver: 0))
+        }
     }
 
     /// A traced delivery from `sender` to `target` starts (a hop's `deliver`). It writes the four
@@ -68,7 +70,7 @@ enum RunContext {
         local.frameCapacity *= 2
     }
 
-    static func pop() { pop(TraceLocal.current) }
+    static func pop() { TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { pop($0) } }
 
     @inline(__always)
     static func pop(_ local: TraceLocal) {
@@ -87,13 +89,15 @@ enum RunContext {
     /// The innermost frame; a delivery frame's `producer` and `callSite` read 0 and nil
     /// (`pushDelivery` does not write them).
     static var current: Frame? {
-        guard let local = TraceLocal.existing, local.frameDepth > 0 else { return nil }
-        var frame = local.frames[local.frameDepth - 1]
-        if frame.delivery {
-            frame.producer = 0
-            frame.callSite = nil
+        TraceLocal.unmanagedExisting?._withUnsafeGuaranteedRef { local -> Frame? in
+            guard local.frameDepth > 0 else { return nil }
+            var frame = local.frames[local.frameDepth - 1]
+            if frame.delivery {
+                frame.producer = 0
+                frame.callSite = nil
+            }
+            return frame
         }
-        return frame
     }
 
     /// The call site of the subscription being made or served on this thread, if any.

@@ -62,9 +62,10 @@ enum TraceContext {
     static func subscribing<Observer>(
         _ observer: Observer, observer observerID: UInt64, observable: UInt64
     ) -> Subscription? {
-        let local = TraceLocal.current
-        guard Tracing.refresh(local), local.carriesContext else { return nil }
-        return subscribing(local, observer, observer: observerID, observable: observable)
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+            guard Tracing.refresh(local), local.carriesContext else { return nil }
+            return subscribing(local, observer, observer: observerID, observable: observable)
+        }
     }
 
     @inline(never)

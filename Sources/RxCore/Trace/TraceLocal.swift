@@ -136,6 +136,10 @@ final class TraceLocal {
     @inline(__always)
     static var existing: TraceLocal? { ThreadLocal<TraceLocal>.existing(.trace) }
 
+    /// `existing`, unretained (see `unmanagedCurrent`).
+    @inline(__always)
+    static var unmanagedExisting: Unmanaged<TraceLocal>? { ThreadLocal<TraceLocal>.unmanagedExisting(.trace) }
+
     deinit {
         defer {
             frames.deallocate()

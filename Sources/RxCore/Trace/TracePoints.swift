@@ -28,10 +28,16 @@ func traceStep(
 /// evaluated only then: wrapping a disposable in `Any` copies it.
 @inline(__always)
 func traceDisposeStep(_ owner: UInt64, _ member: @autoclosure () -> Any) {
-    if owner != 0, let tracer = Tracing.active {
-        let id = traceNodeID(of: member())
-        if id != 0 { tracer.step(.dispose, from: owner, to: id, constant: .none) }
-    }
+    if owner != 0, Tracing.isOn { tracedDisposeStep(owner, member()) }
+}
+
+/// The traced side of `traceDisposeStep`, out of line: inlined, its code (`traceNodeID`) grew
+/// its callers and moved registers on their untraced paths (`BinaryDisposable.dispose`).
+@inline(never)
+func tracedDisposeStep(_ owner: UInt64, _ member: Any) {
+    guard let tracer = Tracing.active else { return }
+    let id = traceNodeID(of: member)
+    if id != 0 { tracer.step(.dispose, from: owner, to: id, constant: .none) }
 }
 
 @inline(__always)

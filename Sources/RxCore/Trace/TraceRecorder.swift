@@ -458,11 +458,12 @@ public final class TraceRecorder: RxTracer {
         let index = Int(node - 1)
         if streamed {
             // Most often a node this thread made a moment ago, still in its lane.
-            let traceLocal = TraceLocal.current
-            let found = buffer(traceLocal)._withUnsafeGuaranteedRef { buffer in
-                buffer.lane.withLock { lane -> CallSite?? in
-                    guard let birth = lane.births.suffix(64).last(where: { $0.index == index }) else { return nil }
-                    return .some(birth.node.record.callSite)
+            let found = TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { traceLocal in
+                buffer(traceLocal)._withUnsafeGuaranteedRef { buffer in
+                    buffer.lane.withLock { lane -> CallSite?? in
+                        guard let birth = lane.births.suffix(64).last(where: { $0.index == index }) else { return nil }
+                        return .some(birth.node.record.callSite)
+                    }
                 }
             }
             if let found { return found }

@@ -268,7 +268,7 @@ public enum Tracing {
     /// thread-local read instead of a lock, on the paths that run for every traced event.
     @inline(__always)
     static var cachedTracer: (any RxTracer)? {
-        cachedTracer(TraceLocal.current)
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { cachedTracer($0) }
     }
 
     /// `cachedTracer`, given this thread's state.
@@ -370,7 +370,7 @@ public enum TraceThreads {
 
     /// This thread's number (registered on first use).
     @inline(__always)
-    public static var current: UInt32 { current(TraceLocal.current) }
+    public static var current: UInt32 { TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { current($0) } }
 
     /// This thread's number, given this thread's state.
     @inline(__always)
@@ -468,8 +468,9 @@ struct TraceTypeFacts: OptionSet {
     /// The facts of `value`'s dynamic type.
     @inline(__always)
     static func of(_ value: Any) -> TraceTypeFacts {
-        let local = TraceLocal.current
-        return TraceTypeFacts(rawValue: local.typeFactValues[entry(of: value, local)])
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+            TraceTypeFacts(rawValue: local.typeFactValues[entry(of: value, local)])
+        }
     }
 
     /// The index of the entry of `value`'s dynamic type in `local`'s table.
@@ -509,7 +510,11 @@ struct TraceTypeFacts: OptionSet {
 /// identifiable type in it (one existential inside another) is cast as before.
 @inline(__always)
 func traceNodeID(of object: Any) -> UInt64 {
-    let local = TraceLocal.current
+    TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { traceNodeID(of: object, in: $0) }
+}
+
+@inline(__always)
+private func traceNodeID(of object: Any, in local: TraceLocal) -> UInt64 {
     let entry = TraceTypeFacts.entry(of: object, local)
     let facts = TraceTypeFacts(rawValue: local.typeFactValues[entry])
     if let witnesses = local.typeFactWitnesses[entry] {
