@@ -132,11 +132,11 @@ struct ObserverList {
 /// `Bag` (docs/performance.md, "Bytes per subscription").
 ///
 /// `observer` is the observer itself when its type is a class (every sink, `AnonymousObserver`),
-/// so a subscription adds no object to the subject; otherwise an entry holding it
-/// (`SubjectObserverEntryOf`, for a struct such as `AnyObserver`, or the tracing wrapper's
-/// `TracedSubjectObserverEntry`). `deliverer` knows which and calls it; it is one object per
-/// observer type, shared by the slots of that type. `observer` comes first: a deliverer is
-/// handed the slot's address as the observer's.
+/// so a subscription adds no object to the subject, and `deliverer` is the deliverer of that type
+/// (the one the list keeps for its first observer type, shared by their slots, or the slot's
+/// own). Any other observer (a struct such as `AnyObserver`, or the tracing wrapper's closure) is
+/// held by an entry (`SubjectObserverEntryOf`, `TracedSubjectObserverEntry`) that is both words.
+/// `observer` comes first: a deliverer is handed the slot's address as the observer's.
 struct SubjectObserverSlot {
     let observer: AnyObject
     let deliverer: SubjectDeliverer
