@@ -24,6 +24,54 @@ private struct CountingLargeValue: Disposable {
 /// A class whose `Disposable` conformance is its superclass's.
 private final class CountingSubclass: Counting, @unchecked Sendable {}
 
+/// A producer whose `run` returns parts a test made: `sink` may be any class (a user's `run` need
+/// not return a `Sink`), and `disposeFirst` disposes the `SinkDisposer` before `run` returns.
+private final class HandMadeParts: Producer<Int> {
+    private let sink: Disposable & AnyObject
+    private let subscription: Disposable
+    private let disposeFirst: Bool
+
+    init(sink: Disposable & AnyObject, subscription: Disposable, disposeFirst: Bool = false) {
+        self.sink = sink
+        self.subscription = subscription
+        self.disposeFirst = disposeFirst
+    }
+
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Int {
+        if disposeFirst { cancel.dispose() }
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+/// A `Sink` that counts its disposals.
+private final class CountingSink<Observer: ObserverType>: Sink<Observer> {
+    let counter: Counting
+    init(observer: Observer, cancel: SinkDisposer, counter: Counting) {
+        self.counter = counter
+        super.init(observer: observer, cancel: cancel)
+    }
+    override func dispose() {
+        counter.dispose()
+        super.dispose()
+    }
+}
+
+/// A producer whose `run` returns a `CountingSink`, as a user's operator would.
+private final class CountingSinkProducer: Producer<Int> {
+    let counter = Counting()
+    weak var lastSink: AnyObject?
+
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Int {
+        let sink = CountingSink(observer: observer, cancel: cancel, counter: counter)
+        lastSink = sink
+        return (sink: sink, subscription: Disposables.create())
+    }
+}
+
 @Suite(.serialized, .noLeaks)
 struct DisposableTests {
     @Test func createEmptyDoesNothing() {
@@ -227,6 +275,72 @@ struct DisposableTests {
         subscription.dispose()
         subscription.dispose()
         #expect(handlerDisposed == 1)
+    }
+
+    /// A `SinkDisposer` holds the sink in its state word: disposing twice disposes the sink once
+    /// and lets go of it (the sink and its disposer held each other until then).
+    @Test func sinkDisposerSetThenDisposedTwiceDisposesTheSinkOnce() {
+        let producer = CountingSinkProducer()
+        let subscription = producer.subscribe(EventLog<Int>())
+        #expect(producer.lastSink != nil && producer.counter.count == 0)
+        #expect(!((subscription as? Cancelable)?.isDisposed ?? true))
+        subscription.dispose()
+        subscription.dispose()
+        #expect(producer.counter.count == 1, "the sink's own dispose, once")
+        #expect(producer.lastSink == nil, "released at the first dispose")
+        #expect((subscription as? Cancelable)?.isDisposed == true)
+    }
+
+    /// A user's `run` may return a sink that is not a `Sink` (any class): the disposer boxes it
+    /// and disposes it once with the subscription, then lets go of both.
+    @Test func foreignSinkFromAUserRunIsDisposedOnceAndReleased() {
+        weak var weakSink: Counting?
+        weak var weakPart: Counting?
+        let subscription: Disposable
+        do {
+            let sink = Counting(), part = CountingSubclass()
+            weakSink = sink
+            weakPart = part
+            subscription = HandMadeParts(sink: sink, subscription: part).subscribe(EventLog<Int>())
+            #expect(sink.count == 0 && part.count == 0)
+            subscription.dispose()
+            subscription.dispose()
+            #expect(sink.count == 1 && part.count == 1)
+        }
+        #expect(weakSink == nil && weakPart == nil, "the disposer let go of both")
+        _ = subscription
+    }
+
+    /// Disposed before `run` returned: the sink and the subscription are disposed when handed
+    /// over, once, whether the sink is a `Sink` or another class.
+    @Test func foreignSinkDisposedBeforeSetIsDisposedOnSet() {
+        weak var weakSink: Counting?
+        let value = Counting()
+        let subscription: Disposable
+        do {
+            let sink = Counting()
+            weakSink = sink
+            subscription = HandMadeParts(sink: sink, subscription: CountingValue(counter: value), disposeFirst: true)
+                .subscribe(EventLog<Int>())
+            #expect(sink.count == 1 && value.count == 1)
+            subscription.dispose()
+            #expect(sink.count == 1 && value.count == 1)
+        }
+        #expect((subscription as? Cancelable)?.isDisposed == true)
+        #expect(weakSink == nil, "let go of when disposed on set")
+    }
+
+    /// A disposer that is let go of undisposed (its sink does not hold it, as a `Sink` would) lets
+    /// go of the sink it holds.
+    @Test func undisposedSinkDisposerReleasesItsForeignSink() {
+        weak var weakSink: Counting?
+        do {
+            let sink = Counting()
+            weakSink = sink
+            _ = HandMadeParts(sink: sink, subscription: Disposables.create()).subscribe(EventLog<Int>())
+            #expect(sink.count == 0)
+        }
+        #expect(weakSink == nil)
     }
 
     /// A struct returned from `create`'s handler is held boxed by the `SinkDisposer` and still

@@ -29,7 +29,7 @@ open class Producer<Element>: Observable<Element> {
     private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
         // The returned disposable needs to release all references once it was disposed.
-        let disposer = SinkDisposer(callSite: callSite)
+        let disposer = SinkDisposer.make(callSite: callSite)
         let (sink, subscription) = run(observer, cancel: disposer)
         disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)
         return disposer

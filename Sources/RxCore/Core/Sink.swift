@@ -6,6 +6,16 @@ import Synchronization
 let sinkDisposedFlag: UInt = 1
 let sinkFlagBits: UInt = 15
 
+/// What every sink is to its `SinkDisposer`: the one class that declares the sinks' `Disposable`
+/// conformance, so that they share one witness table and the disposer tells a sink from any other
+/// disposable by comparing a pointer (docs/architecture.md, "Class-bound disposables"). RxSwift
+/// has no such class: subclass `Sink`, as there.
+open class SinkBase: Disposable {
+    init() {}
+
+    public func dispose() {}
+}
+
 /// The per-subscription worker of a `Producer` (step8 of 001): holds the downstream observer,
 /// forwards events to it with `forwardOn` until disposed, and disposes its `cancel` when done.
 ///
@@ -13,7 +23,7 @@ let sinkFlagBits: UInt = 15
 /// `onNext(_:)` does the work for an element, and `on(_:)` hands `.next(element)` to `onNext`
 /// and itself handles only the end of the sequence (`.error`, `.completed`). A sink whose work
 /// is on whole events (queueing them, printing them) implements `on` alone.
-open class Sink<Observer: ObserverType>: Disposable {
+open class Sink<Observer: ObserverType>: SinkBase {
     /// Downstream.
     public let observer: Observer
     /// The `SinkDisposer` of this subscription.
@@ -29,6 +39,7 @@ open class Sink<Observer: ObserverType>: Disposable {
         flags = Atomic(TraceHop.sinkBorn(counter, observer: observer)) // counts it (a node too, traced)
         self.observer = consume observer
         self.cancel = consume cancel
+        super.init()
     }
 
     /// `init` with a counter kept unretained (`CachedCounter`): no retain, no `swift_once`.
@@ -36,6 +47,7 @@ open class Sink<Observer: ObserverType>: Disposable {
         flags = Atomic(counter._withUnsafeGuaranteedRef { TraceHop.sinkBorn($0, observer: observer) })
         self.observer = consume observer
         self.cancel = consume cancel
+        super.init()
     }
 
     deinit { TraceHop.sinkDied(flags.load(ordering: .relaxed)) }
@@ -87,7 +99,7 @@ open class Sink<Observer: ObserverType>: Disposable {
     public final func forwarder() -> SinkForwarder<Observer> { SinkForwarder(forward: self) }
 
     /// Marks the sink disposed and disposes the subscription's `SinkDisposer`.
-    open func dispose() {
+    open override func dispose() {
         let old = flags.bitwiseOr(sinkDisposedFlag, ordering: .acquiringAndReleasing).oldValue
         if old & sinkDisposedFlag == 0 {
             traceDisposed(sinkTraceID(old))

@@ -18,7 +18,9 @@ protocol RunnableSink: ObserverType, Disposable, AnyObject {
     associatedtype Parent: AnyObject
     associatedtype Downstream: ObserverType
 
-    init(parent: __shared Parent, observer: __owned Downstream, cancel: __owned SinkDisposer)
+    // `observer` borrowed: owned, the runner would copy it first, looking `Downstream`'s type up
+    // through the conformance at every run; the sink's `init` copies it with its type at hand.
+    init(parent: __shared Parent, observer: __shared Downstream, cancel: __owned SinkDisposer)
 
     /// The observable the sink subscribes to, unretained (the parent holds it while it runs:
     /// a retain and release of a subject, whose count lives in a side table once a weak

@@ -106,14 +106,25 @@ final class BinaryDisposable: Cancelable, TraceIdentifiable {
     @exclusivity(unchecked) private var disposable1: DisposableObject?
     @exclusivity(unchecked) private var disposable2: DisposableObject?
 
-    init(_ disposable1: __owned Disposable, _ disposable2: __owned Disposable, callSite: CallSite? = nil) {
+    convenience init(_ disposable1: __owned Disposable, _ disposable2: __owned Disposable, callSite: CallSite? = nil) {
+        self.init(disposableObject(consume disposable1), disposableObject(consume disposable2), callSite: callSite)
+    }
+
+    /// With nothing as the second part (`subscribe` given no `onDisposed`): one conversion fewer
+    /// than passing the no-op.
+    convenience init(_ disposable1: __owned Disposable, callSite: CallSite? = nil) {
+        self.init(disposableObject(consume disposable1), nil, callSite: callSite)
+    }
+
+    private init(_ object1: __owned DisposableObject?, _ object2: __owned DisposableObject?, callSite: CallSite?) {
         let id = rxBirth(HotCount.binaryDisposable, .disposable, callSite)
         if id != 0 {
-            traceEdge(id, traceNodeID(of: disposable1), .owns)
-            traceEdge(id, traceNodeID(of: disposable2), .owns)
+            // A box is seen through (`DisposableBox` stands in for what it holds), nil has no node.
+            if let object1 { traceEdge(id, traceNodeID(of: object1), .owns) }
+            if let object2 { traceEdge(id, traceNodeID(of: object2), .owns) }
         }
-        self.disposable1 = disposableObject(consume disposable1)
-        self.disposable2 = disposableObject(consume disposable2)
+        disposable1 = consume object1
+        disposable2 = consume object2
         state = Atomic(id << 1)
     }
 

@@ -85,7 +85,7 @@ public final class AnonymousObserver<Element>: ObserverBase<Element> {
     @usableFromInline
     func subscription(_ subscription: __owned Disposable, callSite: CallSite) -> Disposable {
         if let handlers { return BinaryDisposable(consume subscription, handlers.stopDisposable, callSite: callSite) }
-        return BinaryDisposable(consume subscription, NopDisposable.noOp, callSite: callSite)
+        return BinaryDisposable(consume subscription, callSite: callSite)
     }
 
     public override func onNextCore(_ element: Element) {

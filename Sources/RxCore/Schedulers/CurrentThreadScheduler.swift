@@ -75,7 +75,8 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, @unchecked Se
             isRunning = true
             defer {
                 isRunning = false
-                queue.removeAll(keepingCapacity: true)
+                // Most runs queue nothing: no uniqueness check and no call for an empty queue.
+                if !queue.isEmpty { queue.removeAll(keepingCapacity: true) }
                 head = 0
             }
             let disposable = action()

@@ -65,7 +65,7 @@ extension Producer {
     private func tracedSubscribeNow<Observer: ObserverType>(
         _ observer: Observer, site: CallSite?, observerNode: UInt64
     ) -> Disposable where Observer.Element == Element {
-        let disposer = SinkDisposer(callSite: site)
+        let disposer = SinkDisposer.make(callSite: site)
         let traced = traceID != 0
         if traced {
             let observerID = observerNode != 0 ? observerNode : traceNodeID(of: observer)

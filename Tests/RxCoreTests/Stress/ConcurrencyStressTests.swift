@@ -206,8 +206,42 @@ struct SchedulerStressTests {
     }
 }
 
+/// Counts its disposals from any thread.
+private final class AtomicCounting: Disposable, Sendable {
+    let count = Atomic<Int>(0)
+    func dispose() { count.wrappingAdd(1, ordering: .relaxed) }
+}
+
+/// A producer whose `run` hands its `SinkDisposer` to another thread, which disposes it while
+/// `run` returns and `subscribe` sets the sink and the subscription.
+private final class DisposedFromAnotherThread: Producer<Int>, @unchecked Sendable {
+    let sink = AtomicCounting(), subscription = AtomicCounting()
+    let disposed = DispatchGroup()
+
+    override func run<Observer: ObserverType>(
+        _ observer: Observer, cancel: SinkDisposer
+    ) -> (sink: Disposable & AnyObject, subscription: Disposable) where Observer.Element == Int {
+        nonisolated(unsafe) let cancel = cancel
+        DispatchQueue.global().async(group: disposed) { cancel.dispose() }
+        return (sink: sink, subscription: subscription)
+    }
+}
+
 @Suite(.serialized, .noLeaks)
 struct DisposeRaceStressTests {
+    /// "Set" and "dispose" of a `SinkDisposer` on two threads, in either order: the sink and the
+    /// subscription are each disposed exactly once, and a second dispose does nothing.
+    @Test func sinkDisposerSetRacesWithDispose() {
+        for _ in 0..<2_000 {
+            let producer = DisposedFromAnotherThread()
+            let d = producer.subscribe(AnyObserver<Int> { _ in })
+            producer.disposed.wait()
+            d.dispose()
+            #expect(producer.sink.count.load(ordering: .relaxed) == 1)
+            #expect(producer.subscription.count.load(ordering: .relaxed) == 1)
+        }
+    }
+
     /// Disposal on one thread while events arrive on others: the grammar holds, nothing leaks.
     @Test func disposeRacesWithEvents() {
         let baseline = Resources.snapshot()
