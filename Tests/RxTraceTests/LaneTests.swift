@@ -124,6 +124,77 @@ import Testing
         #expect(recorder.takeBatch().edges.isEmpty)
     }
 
+    @Test func twoLanesEdgesAreTakenInOrderAndTheBatchsRoomComesBack() {
+        let (recorder, a, b) = recorderWithTwoLanes()
+        recorder.keepEdgesPerNode(false)
+        let first = TraceEdge(from: 1, to: 2, relation: .owns)
+        let second = TraceEdge(from: 3, to: 4, relation: .run)
+        a.lane.withLock { $0.edges += [first, first] }
+        b.lane.withLock { $0.edges.append(second) }
+        // Lane a's edges are moved into the batch, lane b's appended after them.
+        var batch = recorder.takeBatch()
+        #expect(batch.edges == [first, first, second])
+        let room = batch.edges.capacity
+        recorder.recycle(&batch)
+        #expect(recorder.state.withLock { $0.stream!.edges.isEmpty && $0.stream!.edges.capacity == room })
+        // The next batch's edges come through the same room, and are only the new ones.
+        a.lane.withLock { $0.edges.append(second) }
+        #expect(recorder.takeBatch().edges == [second])
+    }
+
+    @Test func aWrittenNodesBoxIsReusedByALaterBirthOnlyWhenNothingHoldsIt() throws {
+        let (recorder, a, _) = recorderWithTwoLanes()
+        // The test keeps no reference to the boxes: one it held would never be reused.
+        a.lane.withLock { lane in
+            lane.births += [birth(0, created: 1), birth(1, created: 2)]
+            lane.ops.append(.deinitialized(0, 3))
+        }
+        var batch = recorder.takeBatch()
+        #expect(nodes(batch).map(\.0) == [1, 2])
+        recorder.recycle(&batch)
+        // Node 1 left the table and is written: its box is kept. Node 2 is still held.
+        let kept = recorder.spareBoxes.withLock { spares in
+            spares.map { (ObjectIdentifier($0), $0.record.created) }
+        }
+        #expect(kept.map(\.1) == [1])
+        let reused = recorder.nodeBox(
+            NodeRecord(kind: .observer, type: "AnonymousObserver", callSite: nil, created: 4, thread: 0))
+        #expect(ObjectIdentifier(reused) == kept.first?.0)
+        #expect(reused.record.type == "AnonymousObserver" && reused.record.created == 4)
+        #expect(reused.record.deinitialized == nil, "nothing of the node that left is carried over")
+        #expect(recorder.state.withLock { $0.nodes[1]?.type } == "MapSink")
+        // None left: a new box.
+        #expect(recorder.spareBoxes.withLock { $0.isEmpty })
+        let fresh = recorder.nodeBox(NodeRecord(kind: .sink, type: "FilterSink", callSite: nil, created: 5, thread: 0))
+        #expect(fresh !== reused)
+    }
+
+    @Test func anAnomalyIsAppliedToItsNodeAndWrittenAfterTheBatchsBirths() throws {
+        let (recorder, a, _) = recorderWithTwoLanes()
+        // The birth is still in its thread's lane: the anomaly takes the lanes first.
+        a.lane.withLock { $0.births.append(birth(0, created: 1)) }
+        let id = recorder.idBase + 1
+        recorder.anomaly(node: id, .eventAfterTermination, detail: "next(1)")
+        #expect(recorder.state.withLock { $0.nodes[0]?.anomalies.map(\.detail) } == ["next(1)"])
+        let batch = recorder.takeBatch()
+        #expect(nodes(batch).map(\.0) == [1])
+        #expect(batch.anomalies.map(\.node) == [1])
+        #expect(batch.anomalies.map(\.anomaly.kind) == [.eventAfterTermination])
+        // Past `anomaliesPerNode` a node's anomalies are counted, not kept or written.
+        for _ in 1..<TraceRecorder.anomaliesPerNode {
+            recorder.anomaly(node: id, .eventAfterTermination, detail: "next(2)")
+        }
+        recorder.anomaly(node: id, .eventAfterTermination, detail: "next(3)")
+        let next = recorder.takeBatch()
+        #expect(next.anomalies.count == TraceRecorder.anomaliesPerNode - 1)
+        #expect(recorder.state.withLock { $0.anomaliesDropped } == 1)
+        // One of a node that left is still written (readers match it by id).
+        a.lane.withLock { $0.ops.append(.deinitialized(0, 9)) }
+        _ = recorder.takeBatch()
+        recorder.anomaly(node: id, .eventAfterTermination, detail: "next(4)")
+        #expect(recorder.takeBatch().anomalies.map(\.anomaly.detail) == ["next(4)"])
+    }
+
     /// The streamed node table: nodes found by index in a window over the newest, the window
     /// slid past those that left, the few that outlive it moved aside and still found.
     @Test func theNodeTableKeepsSurvivorsOfItsWindow() {

@@ -32,7 +32,7 @@ extension Producer {
         if !CurrentThreadScheduler.isScheduleRequired {
             return tracedSubscribeNow(observer, site: site, observerNode: observerNode)
         }
-        if traceID != 0 { traceStep(.schedule, from: traceID, to: 0, "CurrentThreadScheduler") }
+        if traceID != 0 { Tracing.active?.step(.schedule, from: traceID, to: 0, constant: .currentThreadScheduler) }
         return CurrentThreadScheduler.instance.schedule(()) { _ in
             self.tracedSubscribeNow(observer, site: site, observerNode: observerNode)
         }
@@ -49,7 +49,7 @@ extension Producer {
                 tracedSubscribeNow(observer, site: site, observerNode: observerNode)
             }
         }
-        if traceID != 0 { traceStep(.schedule, from: traceID, to: 0, "CurrentThreadScheduler") }
+        if traceID != 0 { Tracing.active?.step(.schedule, from: traceID, to: 0, constant: .currentThreadScheduler) }
         let scheduled = CurrentThreadScheduler.instance.schedule(()) { _ in
             TraceContext.bound(subscription.context) {
                 self.tracedSubscribeNow(observer, site: site, observerNode: observerNode)
@@ -69,7 +69,7 @@ extension Producer {
         let traced = traceID != 0
         if traced {
             let observerID = observerNode != 0 ? observerNode : traceNodeID(of: observer)
-            traceStep(.`init`, from: traceID, to: disposer.traceID, "SinkDisposer")
+            Tracing.active?.step(.`init`, from: traceID, to: disposer.traceID, constant: .sinkDisposer)
             traceStep(.run, from: traceID, to: traceID, .run, observerID, disposer.traceID)
         }
         let offer = ObserverNode.offer(observerNode, for: observer)

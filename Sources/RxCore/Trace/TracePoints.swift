@@ -30,7 +30,7 @@ func traceStep(
 func traceDisposeStep(_ owner: UInt64, _ member: @autoclosure () -> Any) {
     if owner != 0, let tracer = Tracing.active {
         let id = traceNodeID(of: member())
-        if id != 0 { tracer.step(.dispose, from: owner, to: id, detail: nil) }
+        if id != 0 { tracer.step(.dispose, from: owner, to: id, constant: .none) }
     }
 }
 

@@ -88,6 +88,24 @@ extension TraceRecorder {
         }
     }
 
+    /// A step whose detail is in the record's words already (`type` says how they are read; nil:
+    /// no detail): a `TraceDetail` and its numbers, or a detail known when the program is built
+    /// (`TraceConstantDetail`). A streamed recording appends it to the thread's lane with no
+    /// `String` made, copied or released.
+    @inline(__always)
+    func step(_ call: TraceCall, from: UInt64, to: UInt64, words: (UInt64, UInt64, UInt64), as type: Any.Type?) {
+        guard keepSteps else { return }
+        guard streamed else { return step(call, from: from, to: to, captured: Captured(words: words, type: type)) }
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { traceLocal in
+            var record = TraceRecord(
+                seq: 0, time: 0, words: words, type: type, from: UInt32(truncatingIfNeeded: local(from)),
+                to: UInt32(truncatingIfNeeded: local(to)), thread: TraceThreads.current(traceLocal), call: call,
+                kind: .next, shape: .step, parts: [.steps, .keptSteps])
+            record.seq = tick()
+            inLane(traceLocal) { $0.records.append(record) }
+        }
+    }
+
     /// `record` of an element that is not kept as its bytes: described now. Out of line, so that
     /// `recordNext` stays small enough to be inlined into the hot hooks.
     @inline(never)
@@ -256,5 +274,53 @@ extension TraceRecorder {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+}
+
+/// A step's detail known when the program is built (`"SinkDisposer"`), or none: kept as the
+/// record's words once, so that the recorder makes no `String` for it at every step; any other
+/// tracer gets the text.
+struct TraceConstantDetail {
+    let text: String?
+    let words: (UInt64, UInt64, UInt64)
+    let type: Any.Type?
+
+    /// No detail.
+    static let none = TraceConstantDetail(text: nil, words: (0, 0, 0), type: nil)
+    static let sinkDisposer = TraceConstantDetail(inline: "SinkDisposer")
+    static let currentThreadScheduler = TraceConstantDetail(inline: "CurrentThreadScheduler")
+
+    private init(text: String?, words: (UInt64, UInt64, UInt64), type: Any.Type?) {
+        self.text = text
+        self.words = words
+        self.type = type
+    }
+
+    /// A text of at most 23 bytes, as `InlineText` words: the bytes, their count in the last.
+    init(inline text: String) {
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var text = text
+        let count = text.utf8.count
+        precondition(count < 3 * MemoryLayout<UInt64>.size, "an inline detail holds at most 23 bytes")
+        withUnsafeMutableBytes(of: &words) { buffer in
+            text.withUTF8 { buffer.copyMemory(from: UnsafeRawBufferPointer($0)) }
+            buffer[buffer.count - 1] = UInt8(count)
+        }
+        self.init(text: text, words: words, type: InlineText.self)
+    }
+}
+
+extension RxTracer {
+    /// `step(_:from:to:detail:)` with a constant detail: the recorder keeps its words (no text
+    /// made per step), any other tracer gets its text.
+    @inline(__always)
+    func step(_ call: TraceCall, from caller: UInt64, to callee: UInt64, constant detail: TraceConstantDetail) {
+        // The recorder is a final class: its type says it, with no dynamic cast.
+        if type(of: self) == TraceRecorder.self {
+            unsafeDowncast(self, to: TraceRecorder.self).step(
+                call, from: caller, to: callee, words: detail.words, as: detail.type)
+        } else {
+            step(call, from: caller, to: callee, detail: detail.text)
+        }
     }
 }

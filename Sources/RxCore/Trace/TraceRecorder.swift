@@ -169,6 +169,8 @@ public final class TraceRecorder: RxTracer {
     let nodesBorn = Atomic<Int>(0)
     /// The `seq` of a streamed recording's last resource sample.
     let lastSampled = Atomic<UInt64>(0)
+    /// A streamed recording's node boxes the writer is done with, for births to reuse (`nodeBox`).
+    let spareBoxes = Mutex<[NodeBox]>([])
     let startedAt: UInt64
     let startDate: Date
     let keepSteps: Bool
@@ -236,7 +238,7 @@ public final class TraceRecorder: RxTracer {
             // Records name nodes in 32 bits: past that many, nodes go untraced.
             guard index < Int(UInt32.max) else { return 0 }
             let seq = tick()
-            let node = NodeBox(
+            let node = nodeBox(
                 NodeRecord(
                     kind: kind, type: type, callSite: callSite, created: seq, thread: thread, createdAt: elapsed()))
             let sample = dueSample(seq)
@@ -278,10 +280,10 @@ public final class TraceRecorder: RxTracer {
 
     /// A step whose detail is a `TraceDetail` and its numbers (`words`), made text when read.
     func step(_ call: TraceCall, from: UInt64, to: UInt64, words: (UInt64, UInt64, UInt64)) {
-        step(call, from: from, to: to, captured: Captured(words: words, type: TraceDetailWords.self))
+        step(call, from: from, to: to, words: words, as: TraceDetailWords.self)
     }
 
-    private func step(_ call: TraceCall, from: UInt64, to: UInt64, captured: Captured) {
+    func step(_ call: TraceCall, from: UInt64, to: UInt64, captured: Captured) {
         guard keepSteps else { return }
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { traceLocal in
             step(traceLocal, call, from: from, to: to, captured: captured)
@@ -394,10 +396,20 @@ public final class TraceRecorder: RxTracer {
         change(node, timed: true) { .deinitialized($0, $1, at: $2) }
     }
 
+    /// Rare: straight onto the node under the lock (a streamed recording's lanes taken first, for
+    /// the node's birth), and written with the next batch (also when the node left already).
     public func anomaly(node: UInt64, _ kind: TraceAnomaly, detail: String) {
+        let node = local(node)
+        guard node != 0 else { return }
         let detail = truncate(detail)
-        change(node, sample: false) { index, seq, _ in
-            .anomaly(index, TraceAnomalyRecord(kind: kind, seq: seq, detail: detail))
+        state.withLock { state in
+            if streamed { Self.absorb(into: &state) }
+            let anomaly = TraceAnomalyRecord(kind: kind, seq: tick(), detail: detail)
+            if state.nodes.addAnomaly(Int(node - 1), anomaly) == false {
+                state.anomaliesDropped += 1
+            } else {
+                state.stream?.anomalies.append((node, anomaly))
+            }
         }
     }
 
@@ -435,7 +447,7 @@ public final class TraceRecorder: RxTracer {
         state.withLock { state in
             let seq = tick()
             let change = op(Int(node - 1), seq, time)
-            if state.nodes.apply(change) == false, case .anomaly = change { state.anomaliesDropped += 1 }
+            _ = state.nodes.apply(change)
             if sample { Self.sample(&state, seq: seq, force: false, interval: interval) }
         }
     }

@@ -157,9 +157,9 @@ final class TraceStreamWriter: @unchecked Sendable {
                 each { $0.node(id, node) }
                 segment.nodes += 1
             case .mark(let mark, let id, let seq, let time): each { $0.lifecycle(mark, node: id, seq: seq, time: time) }
-            case .anomaly(let id, let anomaly): each { $0.anomaly(node: id, anomaly) }
             }
         }
+        for (id, anomaly) in batch.anomalies { each { $0.anomaly(node: id, anomaly) } }
         for edge in batch.edges { each { $0.edge(edge) } }
         for mark in batch.marks { each { $0.mark(mark) } }
         marks.append(contentsOf: batch.marks)
@@ -192,7 +192,7 @@ final class TraceStreamWriter: @unchecked Sendable {
             segment.resources += batch.resources.count
         }
         writeOut()
-        recorder.recycle(&batch.records)
+        recorder.recycle(&batch)
     }
 
     /// `RXTRACE_MAX_MB` reached: the file is replaced by a new segment (written beside it, then

@@ -486,7 +486,10 @@ struct TraceTypeFacts: OptionSet {
             // A class-bound existential is the instance and the witness table, in that order.
             found.identifiable = unsafeBitCast(identified, to: (UnsafeRawPointer, UnsafeRawPointer).self).1
         }
-        if value is TraceStandIn { found.facts.insert(.standIn) }
+        // No stand-in is identifiable (`AnyObserver`, `SinkForwarder`, `DisposableBox`): for an
+        // identifiable type the lookup, a scan of every conformance the process loaded the first
+        // time a type is asked, is skipped.
+        if found.identifiable == nil, value is TraceStandIn { found.facts.insert(.standIn) }
         if value is TraceSelfChecking { found.facts.insert(.checksOwnOn) }
         if value is TraceSelfRecording { found.facts.insert(.recordsOwnEvents) }
         return found
