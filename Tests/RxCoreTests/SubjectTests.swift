@@ -449,3 +449,200 @@ struct SubjectDeliveryOrderTests {
         calls.disposeAll()
     }
 }
+
+/// A subject keeps each subscriber as two words, the observer and a deliverer for its type: a
+/// class observer (every sink, `AnonymousObserver`, a `TestableObserver`) is kept as itself, any
+/// other (a struct such as `AnyObserver`) in a small entry. Whatever the mix, every observer gets
+/// what RxSwift's subject would send it, in the `Bag`'s order, and is let go when the subject lets
+/// go of it.
+@Suite(.serialized, .noLeaks)
+struct SubjectObserverKindsTests {
+    /// An observer that is a struct (the subject boxes it) and records into a class.
+    struct Forwarding: ObserverType {
+        let target: TestableObserver<Int>
+        func on(_ event: Event<Int>) { target.on(event) }
+    }
+
+    /// Subscribes at `subscribe` and disposes at `dispose`, as `window`, with `wrap` deciding
+    /// which observer the subject gets for the recording one.
+    static func window<Source: ObservableType, Observer: ObserverType>(
+        _ scheduler: TestScheduler, _ source: Source, _ subscribe: TestTime, _ dispose: TestTime,
+        _ wrap: @escaping (TestableObserver<Int>) -> Observer
+    ) -> TestableObserver<Int> where Source.Element == Int, Observer.Element == Int {
+        let observer = scheduler.createObserver(Int.self)
+        var subscription: Disposable?
+        scheduler.scheduleAt(subscribe) { subscription = source.subscribe(wrap(observer)) }
+        scheduler.scheduleAt(dispose) {
+            subscription?.dispose(); subscription = nil
+        }
+        return observer
+    }
+
+    /// A class observer, an `AnyObserver` (a struct), a struct of ours and `subscribe(onNext:)`'s
+    /// observer on one `PublishSubject`, the struct first: each gets exactly its window.
+    @Test func classAndStructObserversOnOnePublishSubject() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let subject = PublishSubject<Int>()
+        scheduler.scheduleAt(210) { subject.onNext(1) }
+        scheduler.scheduleAt(230) { subject.onNext(2) }
+        scheduler.scheduleAt(250) { subject.onNext(3) }
+        scheduler.scheduleAt(270) { subject.onCompleted() }
+        let anyObserver = Self.window(scheduler, subject, 200, 1000) { AnyObserver($0) }
+        let plain = Self.window(scheduler, subject, 205, 240) { $0 }
+        let ours = Self.window(scheduler, subject, 220, 1000) { Forwarding(target: $0) }
+        var closure: [Recorded<Event<Int>>] = []
+        var subscription: Disposable?
+        scheduler.scheduleAt(200) {
+            subscription = subject.subscribe(
+                onNext: { closure.append(.next(scheduler.clock, $0)) },
+                onCompleted: { closure.append(.completed(scheduler.clock)) })
+        }
+        scheduler.start()
+        #expect(anyObserver.events == [.next(210, 1), .next(230, 2), .next(250, 3), .completed(270)])
+        #expect(plain.events == [.next(210, 1), .next(230, 2)])
+        #expect(ours.events == [.next(230, 2), .next(250, 3), .completed(270)])
+        #expect(closure == [.next(210, 1), .next(230, 2), .next(250, 3), .completed(270)])
+        #expect(!subject.hasObservers)
+        subscription?.dispose()
+    }
+
+    /// The same mix on the other subjects: what each replays, sends and ends with reaches class
+    /// and struct observers alike.
+    @Test func classAndStructObserversOnEverySubject() {
+        func histories<Subject: SubjectType & ObserverType>(
+            _ subject: Subject
+        ) -> [[Recorded<Event<Int>>]] where Subject.Element == Int {
+            let scheduler = TestScheduler(initialClock: 0)
+            scheduler.scheduleAt(210) { subject.onNext(1) }
+            scheduler.scheduleAt(230) { subject.onNext(2) }
+            scheduler.scheduleAt(250) { subject.onCompleted() }
+            let byClass = Self.window(scheduler, subject, 220, 1000) { $0 }
+            let byStruct = Self.window(scheduler, subject, 220, 1000) { AnyObserver($0) }
+            let early = Self.window(scheduler, subject, 200, 240) { Forwarding(target: $0) }
+            scheduler.start()
+            return [byClass.events, byStruct.events, early.events]
+        }
+        let behavior = [Recorded.next(220, 1), .next(230, 2), .completed(250)]
+        #expect(
+            histories(BehaviorSubject(value: 0)) == [
+                behavior, behavior, [.next(200, 0), .next(210, 1), .next(230, 2)],
+            ])
+        let replay = [Recorded.next(220, 1), .next(230, 2), .completed(250)]
+        #expect(
+            histories(ReplaySubject<Int>.create(bufferSize: 1)) == [replay, replay, [.next(210, 1), .next(230, 2)]])
+        let async = [Recorded.next(250, 2), .completed(250)]
+        #expect(histories(AsyncSubject<Int>()) == [async, async, []])
+    }
+
+    /// The `Bag`'s order holds across observer kinds: A (a closure's observer) and B (an
+    /// `AnyObserver`); A leaves and C, a class of another type, takes the first slot; B leaves and
+    /// D, a struct, goes last; C leaves and E, an `AnyObserver`, takes the first slot again.
+    @Test func theBagsOrderHoldsAcrossObserverKinds() {
+        final class Recorder: ObserverType {
+            let name: String
+            let log: Collected<String>
+            init(_ name: String, _ log: Collected<String>) { (self.name, self.log) = (name, log) }
+            func on(_ event: Event<Int>) { if let value = event.element { log.append("\(name)\(value)") } }
+        }
+        struct Named: ObserverType {
+            let recorder: Recorder
+            func on(_ event: Event<Int>) { recorder.on(event) }
+        }
+        func check<Subject: SubjectType & ObserverType>(_ subject: Subject) where Subject.Element == Int {
+            let log = Collected<String>()
+            // Who got `value`, leaving out what a subject sends a new subscriber.
+            func send(_ value: Int) -> [String] {
+                let start = log.count
+                subject.onNext(value)
+                return Array(log.all[start...])
+            }
+            let a = subject.subscribe(onNext: { log.append("A\($0)") })
+            let b = subject.subscribe(AnyObserver(Recorder("B", log)))
+            a.dispose()
+            let c = subject.subscribe(Recorder("C", log))
+            #expect(send(1) == ["C1", "B1"], "\(Subject.self)")
+            b.dispose()
+            let d = subject.subscribe(Named(recorder: Recorder("D", log)))
+            #expect(send(2) == ["C2", "D2"], "\(Subject.self)")
+            c.dispose()
+            let e = subject.subscribe(AnyObserver(Recorder("E", log)))
+            #expect(send(3) == ["E3", "D3"], "\(Subject.self)")
+            d.dispose()
+            e.dispose()
+            #expect(send(4) == [], "\(Subject.self)")
+        }
+        check(PublishSubject<Int>())
+        check(BehaviorSubject(value: 0))
+        check(ReplaySubject<Int>.create(bufferSize: 0))
+    }
+
+    /// The subject holds its observers, the disposable `subscribe` returns does not (as in
+    /// RxSwift): when the subject completes, or is disposed, its observers are released at once,
+    /// class and struct alike, though their disposables are still held; disposing them later
+    /// does nothing.
+    @Test func observersAreReleasedWhenTheSubjectLetsGoOfThem() {
+        final class Watched: ObserverType {
+            var events: [Event<Int>] = []
+            func on(_ event: Event<Int>) { events.append(event) }
+        }
+        func check<Subject: SubjectType & ObserverType>(
+            _ subject: Subject, end: (Subject) -> Void
+        ) where Subject.Element == Int {
+            weak var byClass: Watched?
+            weak var inStruct: Watched?
+            var subscriptions: [Disposable] = []
+            do {
+                let first = Watched()
+                let second = Watched()
+                (byClass, inStruct) = (first, second)
+                subscriptions = [subject.subscribe(first), subject.subscribe(AnyObserver(second))]
+            }
+            #expect(byClass != nil && inStruct != nil, "\(Subject.self)")
+            end(subject)
+            #expect(byClass == nil && inStruct == nil, "\(Subject.self): released while the disposables are held")
+            for subscription in subscriptions { subscription.dispose() }
+        }
+        check(PublishSubject<Int>()) { $0.onCompleted() }
+        check(PublishSubject<Int>()) { $0.dispose() }
+        check(BehaviorSubject(value: 0)) { $0.onError(TestError()) }
+        check(BehaviorSubject(value: 0)) { $0.dispose() }
+        check(ReplaySubject<Int>.create(bufferSize: 1)) { $0.onCompleted() }
+        check(ReplaySubject<Int>.create(bufferSize: 1)) { $0.dispose() }
+        check(AsyncSubject<Int>()) { $0.onCompleted() }
+    }
+
+    /// Disposing a subscription releases its observer, whatever its kind, and the others stay; a
+    /// disposable outliving its subject keeps neither the subject nor the observer.
+    @Test func disposingReleasesTheObserverAndTheDisposableKeepsNothing() {
+        final class Watched: ObserverType {
+            func on(_ event: Event<Int>) {}
+        }
+        weak var inStruct: Watched?
+        weak var byClass: Watched?
+        weak var released: PublishSubject<Int>?
+        var kept: Disposable?
+        do {
+            let subject = PublishSubject<Int>()
+            released = subject
+            let a: Disposable
+            do {
+                let first = Watched()
+                inStruct = first
+                a = subject.subscribe(AnyObserver(first))
+            }
+            do {
+                let second = Watched()
+                byClass = second
+                kept = subject.subscribe(second)
+            }
+            #expect(inStruct != nil && byClass != nil)
+            a.dispose()
+            #expect(inStruct == nil)
+            #expect(byClass != nil)
+            #expect(subject.hasObservers)
+        }
+        #expect(released == nil)
+        #expect(byClass == nil, "the subject held the observer; its disposable does not")
+        kept?.dispose()
+    }
+}

@@ -107,6 +107,48 @@ private final class Echo: ObserverType {
         #expect(try #require(node.deinitialized) < second.seq)
     }
 
+    /// While tracing, a subject keeps each subscriber in a traced entry: a class and a struct
+    /// observer on one subject each get what was sent while they were subscribed, in the `Bag`'s
+    /// order, and each delivery is recorded.
+    @Test func aSubjectsClassAndStructSubscribersWhileTracing() throws {
+        let collected = Collector.Box()
+        var received: [String] = []
+        let trace = checkingNoLeaks {
+            Trace.record {
+                let subject = PublishSubject<Int>()
+                let gone = subject.subscribe(onNext: { _ in })
+                let first = subject.subscribe(Collector(box: collected))
+                gone.dispose()
+                let mine = MyObserver()
+                let second = subject.subscribe(mine)
+                subject.onNext(1)
+                first.dispose()
+                subject.onNext(2)
+                received = mine.received
+                subject.onCompleted()
+                second.dispose()
+            }
+        }
+        #expect(collected.values == [1])
+        #expect(received == ["next(1)", "next(2)"])
+        let subject = try #require(trace.nodes.first { $0.type == "PublishSubject" })
+        let mine = try #require(trace.nodes.first { $0.type == "MyObserver" })
+        let collector = try #require(trace.nodes.first { $0.type == "Collector" })
+        // `mine` took the first slot, which `gone` had left free: it is delivered to first.
+        #expect(
+            stepLines(trace).filter { $0.hasPrefix("forwardOn \(subject.id)→") } == [
+                "forwardOn \(subject.id)→\(mine.id) next(1)",
+                "forwardOn \(subject.id)→\(collector.id) next(1)",
+                "forwardOn \(subject.id)→\(mine.id) next(2)",
+                "forwardOn \(subject.id)→\(mine.id) completed",
+            ])
+        #expect(
+            eventLines(trace).filter { $0.hasPrefix("\(mine.id) ") } == [
+                "\(mine.id) next(1)", "\(mine.id) next(2)", "\(mine.id) completed",
+            ])
+        #expect(eventLines(trace).filter { $0.hasPrefix("\(collector.id) ") } == ["\(collector.id) next(1)"])
+    }
+
     @Test func aReentrantOnIsReportedOnTheObserverItself() throws {
         let trace = checkingNoLeaks {
             Trace.record {

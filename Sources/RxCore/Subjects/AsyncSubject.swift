@@ -42,9 +42,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
             }
         }
         // As RxSwift's AsyncSubject: the last element to every observer, then the completion to every one.
-        for event in events {
-            for handler in handlers { ObserverList.send(event, to: handler) }
-        }
+        for event in events { ObserverList.dispatch(event: event, to: handlers) }
     }
 
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable

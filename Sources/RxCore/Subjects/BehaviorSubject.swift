@@ -10,10 +10,12 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     // send to this subject again, as RxSwift allows.
     private let lock = NSRecursiveLock()
     private var observers = ObserverList()
-    private var element: Element
-    private var stoppedEvent: Event<Element>?
+    // Before the fields whose size depends on `Element`, so that their offsets are constants
+    // (as in `PublishSubject`).
     private var stopped = false
     private var disposed = false
+    private var element: Element
+    private var stoppedEvent: Event<Element>?
 
     /// A subject whose current value is `value`.
     public init(value: Element, file: StaticString = #fileID, line: UInt = #line) {

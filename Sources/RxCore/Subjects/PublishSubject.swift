@@ -8,11 +8,11 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     public typealias SubjectObserverType = PublishSubject<Element>
 
     // Guarded by `lock`. Plain stored properties rather than a `Mutex<State>`
-    // (docs/architecture.md, "Generic metadata").
+    // (docs/architecture.md, "Generic metadata"). The fields `onNext` reads come before
+    // `stoppedEvent`, whose size depends on `Element`: their offsets are then constants, where
+    // after it each is read from the class's metadata (docs/performance.md, "The subject path").
     private let lock = Mutex<Void>(())
     @exclusivity(unchecked) private var observers = ObserverList()
-    /// Set with `stopped` and cleared by `dispose()`; touched only on those rare paths.
-    @exclusivity(unchecked) private var stoppedEvent: Event<Element>?
     @exclusivity(unchecked) private var stopped = false
     @exclusivity(unchecked) private var disposed = false
     /// Bumped (release) when an observer is added and read (acquire) before delivering, both
@@ -20,6 +20,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// ThreadSanitizer, which cannot see `Synchronization.Mutex` on Linux and would otherwise
     /// report an observer's initialisation as racing with its first delivery.
     private let published = Atomic<Int>(0)
+    /// Set with `stopped` and cleared by `dispose()`; touched only on those rare paths.
+    @exclusivity(unchecked) private var stoppedEvent: Event<Element>?
 
     public init(file: StaticString = #fileID, line: UInt = #line) {
         super.init(kind: .subject, counter: ResourceCounter.rxPublishSubject, callSite: CallSite(file, line))

@@ -10,8 +10,9 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
     private var buffer: [Element] = []
     private var head = 0
     private let bufferSize: Int?
-    private var stoppedEvent: Event<Element>?
+    // Before `stoppedEvent`, whose size depends on `Element`: a constant offset (as in `PublishSubject`).
     private var disposed = false
+    private var stoppedEvent: Event<Element>?
 
     init(bufferSize: Int?, callSite: CallSite) {
         self.bufferSize = bufferSize
