@@ -75,7 +75,7 @@ struct ObserverList {
     }
 
     mutating func remove(_ key: Int) {
-        if let index = order.remove(key) { handlers.remove(at: index) }
+        if let index = order.remove(key) { handlers.removeAtOrLast(index) }
     }
 
     /// Sends `element` to each of `handlers` (their deliverer's `onNext`), all of which are
