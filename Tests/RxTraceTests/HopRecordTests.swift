@@ -321,6 +321,59 @@ import Testing
         #expect(Set(b.map(\.seq)).count == b.count)
     }
 
+    /// `trim` lets the rest of the oldest chunk go at once when the newer chunks hold enough
+    /// without it, else record by record. Either way the ring holds exactly the shortest run of
+    /// newest records holding the newest steps and events, and the texts of those records only:
+    /// full chunks adopted as they are, records with a text appended one at a time among them
+    /// (as the recorder keeps them), over many chunks let go.
+    @Test(arguments: [(600, 600), (700, 200), (130, 130), (1, 1)])
+    func trimmingWholeChunksKeepsTheShortestNewestRun(steps: Int, events: Int) {
+        let ring = RecordRing(steps: steps, events: events)
+        var generator = Generator(state: UInt64(steps * 3 + events))
+        var all: [TraceRecord] = []
+        var chunk = ring.lendChunk()
+        var filled = 0
+        for round in 0..<12_000 {
+            var (record, text) = generator.record(keepSteps: true)
+            // Every record holds a step and an event: the ring never reaches its limit.
+            record.parts.formUnion([.steps, .keptSteps, .event, .keptEvent])
+            if let text, round % 3 == 0 {
+                // Into the ring itself, after the thread's buffer (copied), as `keep` does.
+                chunk = ring.adopt(chunk, count: filled)
+                filled = 0
+                ring.append(record, text: text)
+            } else {
+                record.parts.remove(.text)
+                (chunk + filled).initialize(to: record)
+                filled += 1
+                if filled == RecordRing.chunkCapacity {
+                    chunk = ring.adopt(chunk, count: filled)
+                    filled = 0
+                }
+            }
+            all.append(record)
+        }
+        chunk = ring.adopt(chunk, count: filled)
+        ring.takeBack(chunk)
+        // The model: the newest records, back to the first that makes both counts.
+        var keep = 0, heldSteps = 0, heldEvents = 0
+        for record in all.reversed() where heldSteps < steps || heldEvents < events {
+            heldSteps += record.keptSteps
+            heldEvents += record.keptEvents
+            keep += 1
+        }
+        var held: [TraceRecord] = []
+        ring.appendRecords(to: &held)
+        #expect(ring.splits == 0)
+        #expect(held.map(\.seq) == all.suffix(keep).map(\.seq))
+        #expect(ring.count == keep)
+        let textSeqs = Set(held.filter { $0.parts.contains(.text) }.map(\.seq))
+        #expect(Set(ring.texts.keys) == textSeqs)
+        if keep > 100 { #expect(!textSeqs.isEmpty) }
+        #expect(ring.totalSteps == all.reduce(0) { $0 + $1.keptSteps })
+        #expect(ring.totalEvents == all.reduce(0) { $0 + $1.keptEvents })
+    }
+
     // MARK: Anomalies
 
     /// Deliveries from two threads that take turns under a lock are not concurrent: the check

@@ -48,12 +48,14 @@ extension ObserverBase {
     /// `on` is under way is reported (`reentrantOn`, `concurrentOn`).
     @inline(never)
     final func tracedOnNext(_ element: Element) {
-        if isStopped { return traceLateNext(element) }
+        if state.load(ordering: .relaxed) & observerStoppedFlag != 0 { return traceLateNext(element) }
         var entered = false
+        // The hop names the observer's node (`traceID` is the same, found again through a call).
         let hop = unmanagedTrace
+        let node = hop?._withUnsafeGuaranteedRef { $0.node } ?? 0
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
             guard Tracing.isOn, Tracing.refresh(local) else { return }
-            TraceHook.observedNext(local, node: traceID, element: element)
+            TraceHook.observedNext(local, node: node, element: element)
             entered = hop?._withUnsafeGuaranteedRef { $0.begin(local, next: element) } ?? false
         }
         onNextCore(element)

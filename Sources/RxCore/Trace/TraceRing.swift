@@ -162,28 +162,40 @@ final class RecordRing: @unchecked Sendable {
     static let chunkCapacity = 256
     /// Chunks cut from each slab.
     private let chunksPerSlab: Int
-    /// A chunk: its records (`count` of them written), and one `Held` byte per record, read when
-    /// letting records go so that the records themselves are only written until a snapshot.
+    /// A chunk: its records (`count` of them written), and what its records hold from its start
+    /// (`held[j]`: records `0..<j` together; `count + 1` entries), read when letting records go
+    /// so that the records themselves are only written until a snapshot, and so that `trim`
+    /// finds where to cut a chunk by halving rather than record by record.
     private struct Chunk {
         var records: UnsafeMutablePointer<TraceRecord>
-        var sizes: UnsafeMutablePointer<Held>
+        var held: UnsafeMutablePointer<Held>
         var count: Int
+        /// Records whose value is in `texts`, appended one at a time (a thread's buffer, adopted
+        /// as it is, holds none: a record with a text goes into the ring itself).
+        var texts = 0
+
+        /// What record `j` holds.
+        @inline(__always)
+        func size(_ j: Int) -> Held { Held(bits: held[j &+ 1].bits &- held[j].bits) }
+
+        /// What records `from..<to` hold together.
+        @inline(__always)
+        func run(_ from: Int, _ to: Int) -> Held { Held(bits: held[to].bits &- held[from].bits) }
     }
 
-    /// What a record in the ring holds, in one byte: steps kept (bits 0–1), events kept
-    /// (bits 2–3), and whether its value is in `texts` (bit 4).
+    /// What a record (or a run of records of one chunk) holds, in one word, so that runs add and
+    /// subtract as words: steps kept (bits 0–15), events kept (bits 16–31). A chunk's records hold
+    /// at most 512 of each.
     private struct Held {
-        private let bits: UInt8
+        let bits: UInt32
 
         @inline(__always)
         init(_ record: TraceRecord) {
-            bits =
-                UInt8(truncatingIfNeeded: record.keptSteps) | UInt8(truncatingIfNeeded: record.keptEvents) << 2
-                | (record.parts.contains(.text) ? 16 : 0)
+            bits = UInt32(truncatingIfNeeded: record.keptSteps) | UInt32(truncatingIfNeeded: record.keptEvents) << 16
         }
 
         @inline(__always)
-        init(bits: UInt8) { self.bits = bits }
+        init(bits: UInt32) { self.bits = bits }
 
         /// What a record of `shape` and `parts` holds (`heldByKind`'s entries).
         static func of(shape: TraceRecord.Shape, parts: TraceRecord.Parts) -> Held {
@@ -193,9 +205,8 @@ final class RecordRing: @unchecked Sendable {
                     shape: shape, parts: parts))
         }
 
-        var steps: Int { @inline(__always) get { Int(bits & 3) } }
-        var events: Int { @inline(__always) get { Int(bits >> 2 & 3) } }
-        var hasText: Bool { @inline(__always) get { bits & 16 != 0 } }
+        var steps: Int { @inline(__always) get { Int(bits & 0xFFFF) } }
+        var events: Int { @inline(__always) get { Int(bits >> 16) } }
     }
     /// The chunks held from `first` on, oldest first (the ones before `first` are let go, and
     /// removed from the array now and then).
@@ -206,9 +217,9 @@ final class RecordRing: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var count = 0
     @exclusivity(unchecked) private var heldSteps = 0
     @exclusivity(unchecked) private var heldEvents = 0
-    /// Chunks' memory not in use: records (to lend, or for the ring's next chunk) and sizes.
+    /// Chunks' memory not in use: records (to lend, or for the ring's next chunk) and `held`s.
     @exclusivity(unchecked) private var spareRecords: [UnsafeMutablePointer<TraceRecord>] = []
-    @exclusivity(unchecked) private var spareSizes: [UnsafeMutablePointer<Held>] = []
+    @exclusivity(unchecked) private var spareHeld: [UnsafeMutablePointer<Held>] = []
     /// Every slab taken (records), freed with the ring.
     @exclusivity(unchecked) private var slabs: [UnsafeMutableRawPointer] = []
     /// Parts of records the chunks had to let go while still needed.
@@ -225,7 +236,7 @@ final class RecordRing: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var splits = 0
 
     /// `Held` of every record's shape and parts (at `shape << 7 | parts`): a chunk adopted
-    /// reads one byte a record here rather than working it out.
+    /// reads one word a record here rather than working it out.
     private let heldByKind: UnsafeMutablePointer<Held>
 
     /// Records per slab at most: 2 MB of records.
@@ -256,8 +267,8 @@ final class RecordRing: @unchecked Sendable {
 
     deinit {
         for slab in slabs { free(slab) }
-        for chunk in chunks[first...] { chunk.sizes.deallocate() }
-        for sizes in spareSizes { sizes.deallocate() }
+        for chunk in chunks[first...] { chunk.held.deallocate() }
+        for held in spareHeld { held.deallocate() }
         heldByKind.deallocate()
     }
 
@@ -281,23 +292,24 @@ final class RecordRing: @unchecked Sendable {
             append(contentsOf: UnsafeBufferPointer(start: chunk, count: recordCount))
             return chunk
         }
-        let sizes = spareSizes.popLast() ?? .allocate(capacity: Self.chunkCapacity)
-        var addedSteps = 0, addedEvents = 0
+        let held = newHeld()
+        var sum: UInt32 = 0
         let heldByKind = self.heldByKind
         for j in 0..<recordCount {
             let record = chunk + j
-            let size = heldByKind[Int(record.pointee.shape.rawValue) &<< 7 | Int(record.pointee.parts.rawValue & 127)]
-            sizes[j] = size
-            addedSteps &+= size.steps
-            addedEvents &+= size.events
+            sum &+= heldByKind[Int(record.pointee.shape.rawValue) &<< 7 | Int(record.pointee.parts.rawValue & 127)].bits
+            held[j &+ 1] = Held(bits: sum)
+            // A record with a text goes into the ring itself (`Chunk.texts` counts none here).
+            assert(!record.pointee.parts.contains(.text), "a thread's buffer holds a record with a text")
         }
         if first == chunks.count { head = 0 }
-        chunks.append(Chunk(records: chunk, sizes: sizes, count: recordCount))
+        chunks.append(Chunk(records: chunk, held: held, count: recordCount))
+        let added = Held(bits: sum)
         count &+= recordCount
-        heldSteps &+= addedSteps
-        heldEvents &+= addedEvents
-        totalSteps &+= addedSteps
-        totalEvents &+= addedEvents
+        heldSteps &+= added.steps
+        heldEvents &+= added.events
+        totalSteps &+= added.steps
+        totalEvents &+= added.events
         trim()
         return lendChunk()
     }
@@ -310,16 +322,18 @@ final class RecordRing: @unchecked Sendable {
         totalEvents &+= recordEvents
         guard recordSteps + recordEvents > 0 else { return }
         if let text { texts[record.seq] = text }
+        let hasText = record.parts.contains(.text)
         if limit == 0 {
-            if size.hasText { texts[record.seq] = nil }
+            if hasText { texts[record.seq] = nil }
             return
         }
         if count == limit { letOldestGo(forced: true) }
         let index = chunkWithRoom()
         let offset = chunks[index].count
         (chunks[index].records + offset).initialize(to: record)
-        chunks[index].sizes[offset] = size
+        chunks[index].held[offset &+ 1] = Held(bits: chunks[index].held[offset].bits &+ size.bits)
         chunks[index].count = offset &+ 1
+        if hasText { chunks[index].texts &+= 1 }
         count &+= 1
         heldSteps &+= recordSteps
         heldEvents &+= recordEvents
@@ -341,14 +355,19 @@ final class RecordRing: @unchecked Sendable {
             let chunk = chunks[index]
             let n = min(batch.count &- copied, Self.chunkCapacity &- chunk.count)
             (chunk.records + chunk.count).initialize(from: base + copied, count: n)
-            let sizes = chunk.sizes + chunk.count
+            let held = chunk.held + chunk.count
+            var sum = held[0].bits, texts = 0
             for j in 0..<n {
-                let size = Held(base[copied &+ j])
-                sizes[j] = size
-                addedSteps &+= size.steps
-                addedEvents &+= size.events
+                let record = base[copied &+ j]
+                sum &+= Held(record).bits
+                held[j &+ 1] = Held(bits: sum)
+                if record.parts.contains(.text) { texts &+= 1 }
             }
+            let added = Held(bits: sum &- held[0].bits)
+            addedSteps &+= added.steps
+            addedEvents &+= added.events
             chunks[index].count = chunk.count &+ n
+            chunks[index].texts &+= texts
             copied &+= n
         }
         count &+= batch.count
@@ -366,27 +385,46 @@ final class RecordRing: @unchecked Sendable {
         return addChunk()
     }
 
-    /// Lets go of the oldest records while the rest hold enough steps and events.
+    /// Lets go of the oldest records while the rest hold enough steps and events: the rest of
+    /// the oldest chunk at once while the newer chunks hold enough without it, then the run of
+    /// its records that can go, found by halving (what a run holds is a difference of two
+    /// `held`s), rather than record by record. A ring keeps at least one record.
     @inline(__always)
     private func trim() {
         guard count > 0 else { return }
         var head = self.head, count = self.count, heldSteps = self.heldSteps, heldEvents = self.heldEvents
-        var chunk = chunks[first]
         while true {
-            let oldest = chunk.sizes[head]
-            let oldestSteps = oldest.steps, oldestEvents = oldest.events
-            if heldSteps &- oldestSteps < steps || heldEvents &- oldestEvents < events { break }
-            heldSteps &-= oldestSteps
-            heldEvents &-= oldestEvents
-            if oldest.hasText { texts[chunk.records[head].seq] = nil }
-            head &+= 1
-            count &-= 1
-            if head == chunk.count {
-                // `count` is not 0 (a ring keeps at least one record), so the next chunk exists.
+            let chunk = chunks[first]
+            let rest = chunk.run(head, chunk.count)
+            if first &+ 1 < chunks.count, heldSteps &- rest.steps >= steps, heldEvents &- rest.events >= events {
+                if chunk.texts > 0 { forgetTexts(chunk, head..<chunk.count) }
+                heldSteps &-= rest.steps
+                heldEvents &-= rest.events
+                count &-= chunk.count &- head
                 head = 0
                 retireOldestChunk()
-                chunk = chunks[first]
+                continue
             }
+            // Records `head..<low` can go, `head..<high` cannot (or `high` is the chunk's end).
+            var low = head, high = chunk.count
+            while high &- low > 1 {
+                let middle = (low &+ high) &>> 1
+                let gone = chunk.run(head, middle)
+                if heldSteps &- gone.steps >= steps, heldEvents &- gone.events >= events {
+                    low = middle
+                } else {
+                    high = middle
+                }
+            }
+            if low != head {
+                if chunk.texts > 0 { forgetTexts(chunk, head..<low) }
+                let gone = chunk.run(head, low)
+                heldSteps &-= gone.steps
+                heldEvents &-= gone.events
+                count &-= low &- head
+                head = low
+            }
+            break
         }
         self.head = head
         self.count = count
@@ -394,12 +432,26 @@ final class RecordRing: @unchecked Sendable {
         self.heldEvents = heldEvents
     }
 
+    /// The texts of `chunk`'s records in `range`, let go with them.
+    @inline(never)
+    private func forgetTexts(_ chunk: Chunk, _ range: Range<Int>) {
+        for j in range where chunk.records[j].parts.contains(.text) { texts[chunk.records[j].seq] = nil }
+    }
+
+    /// A chunk's `held`, its first entry 0.
+    @inline(__always)
+    private func newHeld() -> UnsafeMutablePointer<Held> {
+        let held = spareHeld.popLast() ?? .allocate(capacity: Self.chunkCapacity &+ 1)
+        held[0] = Held(bits: 0)
+        return held
+    }
+
     /// The oldest chunk is empty: its memory is kept for the next chunk needed.
     @inline(never)
     private func retireOldestChunk() {
         let chunk = chunks[first]
         spareRecords.append(chunk.records)
-        spareSizes.append(chunk.sizes)
+        spareHeld.append(chunk.held)
         first &+= 1
         if first >= 64, first &* 2 >= chunks.count {
             chunks.removeFirst(first)
@@ -411,8 +463,7 @@ final class RecordRing: @unchecked Sendable {
     private func addChunk() -> Int {
         if first == chunks.count { head = 0 }
         let records = lendChunk()
-        chunks.append(
-            Chunk(records: records, sizes: spareSizes.popLast() ?? .allocate(capacity: Self.chunkCapacity), count: 0))
+        chunks.append(Chunk(records: records, held: newHeld(), count: 0))
         return chunks.count &- 1
     }
 
@@ -448,12 +499,12 @@ final class RecordRing: @unchecked Sendable {
     /// needed move to the overflow rings.
     private func letOldestGo(forced: Bool) {
         let chunk = chunks[first]
-        let size = chunk.sizes[head]
+        let size = chunk.size(head)
         heldSteps &-= size.steps
         heldEvents &-= size.events
         if forced {
             split(chunk.records[head], size)
-        } else if size.hasText {
+        } else if chunk.records[head].parts.contains(.text) {
             texts[chunk.records[head].seq] = nil
         }
         head &+= 1
@@ -481,7 +532,7 @@ final class RecordRing: @unchecked Sendable {
             copies += 1
             if let gone = overflowEvents.append(part, reportingGone: true) { release(gone) }
         }
-        if size.hasText {
+        if record.parts.contains(.text) {
             if copies == 0 { texts[record.seq] = nil }
             if copies == 2 { sharedTexts.insert(record.seq) }
         }
