@@ -44,7 +44,7 @@ open class Sink<Observer: ObserverType>: SinkBase {
 
     /// `init` with a counter kept unretained (`CachedCounter`): no retain, no `swift_once`.
     init(observer: __owned Observer, cancel: __owned SinkDisposer, counter: Unmanaged<ResourceCounter>) {
-        flags = Atomic(counter._withUnsafeGuaranteedRef { TraceHop.sinkBorn($0, observer: observer) })
+        flags = Atomic(TraceHop.sinkBorn(counter, observer: observer))
         self.observer = consume observer
         self.cancel = consume cancel
         super.init()

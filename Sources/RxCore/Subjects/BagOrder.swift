@@ -37,7 +37,7 @@ package struct BagOrder {
     package mutating func remove(_ key: Int) -> Int? {
         if firstSlotTaken && keys[0] == key {
             firstSlotTaken = false
-            keys.remove(at: 0)
+            keys.removeAtOrLast(0)
             return 0
         }
         // The keys after the first slot were appended in increasing order.
@@ -48,12 +48,22 @@ package struct BagOrder {
             if keys[mid] < key { low = mid + 1 } else { high = mid }
         }
         guard low < keys.count, keys[low] == key else { return nil }
-        keys.remove(at: low)
+        keys.removeAtOrLast(low)
         return low
     }
 
     package mutating func removeAll() {
         keys.removeAll()
         firstSlotTaken = false
+    }
+}
+
+extension Array {
+    /// `remove(at:)`, through `removeLast()` when `index` is the last one, as it is for a subject's
+    /// only or newest subscriber: `remove(at:)` moves the tail down and costs more even when
+    /// there is none to move.
+    @inline(__always)
+    mutating func removeAtOrLast(_ index: Int) {
+        if index == count - 1 { removeLast() } else { remove(at: index) }
     }
 }

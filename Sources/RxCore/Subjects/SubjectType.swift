@@ -75,7 +75,7 @@ struct ObserverList {
     }
 
     mutating func remove(_ key: Int) {
-        if let index = order.remove(key) { handlers.remove(at: index) }
+        if let index = order.remove(key) { handlers.removeAtOrLast(index) }
     }
 
     /// Sends `element` to each of `handlers` (their deliverer's `onNext`), all of which are
@@ -168,15 +168,17 @@ class SubjectElementDeliverer<Element>: SubjectDeliverer {
 /// unspecialised `subscribe` would look its metadata up at each subscription (about 300
 /// instructions). The list calls the subclass it is (`unsafeDowncast`, no check in a release build).
 class SubjectDelivererOf<Observer: ObserverType>: SubjectElementDeliverer<Observer.Element> {
-    /// The slot that keeps `observer`.
-    func slot(for observer: __owned Observer) -> SubjectObserverSlot {
+    /// The slot that keeps `observer`, borrowed: the class deliverer's slot retains it once, where
+    /// an owned argument cost the unspecialised `insert` a copy through its value witnesses and
+    /// the slot a destroy of it.
+    func slot(for observer: __shared Observer) -> SubjectObserverSlot {
         preconditionFailure("SubjectDelivererOf is abstract")
     }
 }
 
 /// Observers of a class type: the slot keeps the observer itself, and `observer` points at it.
 final class ClassObserverDeliverer<Observer: ObserverType>: SubjectDelivererOf<Observer> {
-    override func slot(for observer: __owned Observer) -> SubjectObserverSlot {
+    override func slot(for observer: __shared Observer) -> SubjectObserverSlot {
         // `Observer` is a class (`ObserverList.newDeliverer` checked): the same word.
         SubjectObserverSlot(observer: unsafeBitCast(observer, to: AnyObject.self), deliverer: self)
     }
@@ -224,7 +226,7 @@ final class ClassObserverDeliverer<Observer: ObserverType>: SubjectDelivererOf<O
 final class BoxingDeliverer<Observer: ObserverType>: SubjectDelivererOf<Observer> {
     private let entryType = SubjectObserverEntryOf<Observer>.self
 
-    override func slot(for observer: __owned Observer) -> SubjectObserverSlot {
+    override func slot(for observer: __shared Observer) -> SubjectObserverSlot {
         let entry = entryType.init(observer)
         return SubjectObserverSlot(observer: entry, deliverer: entry)
     }

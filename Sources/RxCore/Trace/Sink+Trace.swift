@@ -121,9 +121,16 @@ final class TraceHop {
     /// while tracing its node's hop with the traced bit (below).
     @inline(__always)
     static func sinkBorn<Observer>(_ counter: ResourceCounter, observer: Observer) -> UInt {
+        sinkBorn(Unmanaged.passUnretained(counter), observer: observer)
+    }
+
+    /// `sinkBorn` for a counter kept unretained (`CachedCounter`): the untraced path is an atomic
+    /// add and the pointer, with no closure around the counter and no copy of the observer.
+    @inline(__always)
+    static func sinkBorn<Observer>(_ counter: Unmanaged<ResourceCounter>, observer: Observer) -> UInt {
         if Tracing.isOn { return tracedSinkBorn(counter, observer: observer) }
-        counter.increment()
-        let word = UInt(bitPattern: Unmanaged.passUnretained(counter).toOpaque())
+        counter._withUnsafeGuaranteedRef { $0.increment() }
+        let word = UInt(bitPattern: counter.toOpaque())
         assert(word & sinkFlagBits == 0, "a ResourceCounter not 16-byte aligned")
         return word
     }
@@ -132,10 +139,9 @@ final class TraceHop {
     /// producer running and its `forward` edge to `observer`, and returns the node's hop, retained
     /// (`sinkDied` releases it), with the traced bit; the counter when the tracer gave no node.
     @inline(never)
-    static func tracedSinkBorn(_ counter: ResourceCounter, observer: Any) -> UInt {
+    static func tracedSinkBorn(_ unmanaged: Unmanaged<ResourceCounter>, observer: Any) -> UInt {
         let context = RunContext.current
-        let id = rxBirth(counter, .sink, nil)
-        let unmanaged = Unmanaged.passUnretained(counter)
+        let id = unmanaged._withUnsafeGuaranteedRef { rxBirth($0, .sink, nil) }
         let hop = TraceHop(node: id, observer: observer, sender: .sink, counter: unmanaged)
         if let producer = context?.producer, producer != 0 {
             traceStep(.`init`, from: producer, to: id)
