@@ -73,6 +73,25 @@ import Testing
         #expect(batch.nodesHeld == 1)
     }
 
+    /// A lane's backlog (checked at every append, inlined, added without overflow checks)
+    /// counts a record or an edge as one and a birth or a node op as four, and wakes the writer
+    /// once a batch, when it reaches `Lane.wakeAt`.
+    @Test func aLaneBacklogWeighsBirthsAndOpsAndWakesTheWriterOnce() {
+        var lane = TraceRecorder.Lane()
+        let edge = TraceEdge(from: 1, to: 2, relation: .forward)
+        lane.edges = Array(repeating: edge, count: 5)
+        lane.births.append(birth(0, created: 1))
+        lane.ops += [.disposed(0, 2), .deinitialized(0, 3)]
+        #expect(lane.backlog == 5 + 4 * 3)
+        #expect(lane.checkBacklog() == (backlog: 17, wake: false))
+        lane.edges += Array(repeating: edge, count: TraceRecorder.Lane.wakeAt - 17)
+        #expect(lane.checkBacklog() == (backlog: TraceRecorder.Lane.wakeAt, wake: true))
+        lane.edges.append(edge)
+        #expect(lane.checkBacklog() == (backlog: TraceRecorder.Lane.wakeAt + 1, wake: false))
+        lane.removeAll()
+        #expect(lane.backlog == 0 && !lane.woken)
+    }
+
     @Test func aChangeToANodeThatLeftIsWrittenAndLetGo() {
         let (recorder, a, b) = recorderWithTwoLanes()
         a.lane.withLock { lane in

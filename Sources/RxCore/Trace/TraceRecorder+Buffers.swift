@@ -122,10 +122,13 @@ extension TraceRecorder {
         }
 
         /// What waits for the writer, in records' worth (a node's birth or change holds about
-        /// four records' worth of memory).
-        var backlog: Int { records.count + edges.count + 4 * (births.count + ops.count) }
+        /// four records' worth of memory). Added without overflow checks: the counts are arrays'
+        /// lengths, far below `Int.max / 8`.
+        var backlog: Int { records.count &+ edges.count &+ (births.count &+ ops.count) &<< 2 }
 
-        /// The backlog, and whether to wake the writer now (once per batch).
+        /// The backlog, and whether to wake the writer now (once per batch). Inlined: it runs at
+        /// every append to a lane (about 70 a traced subscribe + dispose).
+        @inline(__always)
         mutating func checkBacklog() -> (backlog: Int, wake: Bool) {
             let backlog = self.backlog
             guard backlog >= Self.wakeAt, !woken else { return (backlog, false) }
