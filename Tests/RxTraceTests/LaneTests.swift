@@ -233,6 +233,12 @@ import Testing
         #expect(table.apply(.disposed(10_000, 5)) == true)
         #expect(table[10_000]?.disposed == 5)
         #expect(table.apply(.disposed(10_001, 5)) == nil)
+        // Changes reach a node in the window, not one that left it, nor an index past either end.
+        #expect(table.apply(.terminated(count - 1, 6, at: 9)) == true)
+        #expect(table[count - 1]?.terminated == 6 && table[count - 1]?.terminatedAt == 9)
+        #expect(table.apply(.terminated(count - 9, 6)) == nil)
+        #expect(table.apply(.deinitialized(count, 6)) == nil)
+        #expect(table.apply(.deinitialized(-1, 6)) == nil)
         // A late birth below the window is held too.
         table.evict(20_000)
         table.insert(20_000, birth(20_000, created: 7).node)

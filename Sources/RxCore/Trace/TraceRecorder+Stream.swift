@@ -56,7 +56,14 @@ extension TraceRecorder {
                 guard index >= 0, index < dense.count else { return nil }
                 return body(&dense[index])
             }
-            guard let box = box(index) else { return nil }
+            // The window read in place: `box(_:)` on a copy of the table retained its window.
+            guard index >= 0, index < count else { return nil }
+            if index >= windowBase {
+                let slot = index - windowBase
+                guard slot < window.count, let box = window[slot] else { return nil }
+                return body(&box.record)
+            }
+            guard let box = survivors[index] else { return nil }
             return body(&box.record)
         }
 
