@@ -262,11 +262,14 @@ struct CreationTests {
             runs.wrappingAdd(1, ordering: .relaxed)
             return state + 1
         }
-        Thread.sleep(forTimeInterval: 0.05)
+        // Until three ticks' work has run (each tick comes while the last one's work still sleeps),
+        // waiting at most 5 s: on a loaded machine a fixed 50 ms could see only one.
+        let deadline = Date().addingTimeInterval(5)
+        while runs.load(ordering: .relaxed) < 3 && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
         subscription.dispose()
         Thread.sleep(forTimeInterval: 0.02)
         #expect(overlapped.load(ordering: .relaxed) == false)
-        #expect(runs.load(ordering: .relaxed) >= 2)
+        #expect(runs.load(ordering: .relaxed) >= 3)
     }
 
     /// A scheduler without a periodic timer of its own, so `schedulePeriodic` is the default one,
