@@ -87,6 +87,24 @@ struct ObserverList {
     /// them until the loop ends.
     @inline(__always)
     static func dispatch<Element>(_ element: Element, to handlers: [Handler]) {
+        forEachSlot(of: handlers) { deliverer, observer in
+            unsafeDowncast(deliverer, to: SubjectElementDeliverer<Element>.self).onNext(element, to: observer)
+        }
+    }
+
+    /// Sends `event` to each of `handlers` (their deliverer's `deliver`).
+    static func dispatch<Element>(event: Event<Element>, to handlers: [Handler]) {
+        withUnsafePointer(to: event) { pointer in
+            let event = UnsafeRawPointer(pointer)
+            forEachSlot(of: handlers) { deliverer, observer in deliverer.deliver(event: event, to: observer) }
+        }
+    }
+
+    /// Calls `body` with each slot's deliverer and the address of its `observer` word.
+    @inline(__always)
+    private static func forEachSlot(
+        of handlers: [Handler], _ body: (SubjectDeliverer, UnsafeRawPointer) -> Void
+    ) {
         handlers.withUnsafeBufferPointer { buffer in
             // Read as `Unmanaged` (plain words): read as class references, each deliverer would be
             // retained and released around its call. The observer is handed on as the address of
@@ -95,28 +113,7 @@ struct ObserverList {
                 guard let base = slots.baseAddress else { return }
                 for index in 0..<slots.count {
                     let slot = base + index
-                    slot.pointee.deliverer._withUnsafeGuaranteedRef { deliverer in
-                        unsafeDowncast(deliverer, to: SubjectElementDeliverer<Element>.self)
-                            .onNext(element, to: UnsafeRawPointer(slot))
-                    }
-                }
-            }
-        }
-    }
-
-    /// Sends `event` to each of `handlers` (their deliverer's `deliver`).
-    static func dispatch<Element>(event: Event<Element>, to handlers: [Handler]) {
-        withUnsafePointer(to: event) { pointer in
-            let event = UnsafeRawPointer(pointer)
-            handlers.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: UnmanagedSlot.self) { slots in
-                    guard let base = slots.baseAddress else { return }
-                    for index in 0..<slots.count {
-                        let slot = base + index
-                        slot.pointee.deliverer._withUnsafeGuaranteedRef { deliverer in
-                            deliverer.deliver(event: event, to: UnsafeRawPointer(slot))
-                        }
-                    }
+                    slot.pointee.deliverer._withUnsafeGuaranteedRef { body($0, UnsafeRawPointer(slot)) }
                 }
             }
         }
