@@ -1,10 +1,15 @@
 import Foundation
 import RxTrace
+import Synchronization
 import Testing
 
+@testable import RxCore
+
 /// When each node was born, first disposed of, deinitialized and terminated (what a timeline
-/// draws as a subscription's span): recorded on the clock of events' times, in a recording in
-/// code, in a streamed `rxtrace/2` file, and read back from lines that carry them or not.
+/// draws as a subscription's span), and when events happened: recorded on the clock of events'
+/// times, in a recording in code, in a streamed file, and read back from lines that carry them
+/// or not. Events' times are the CPU's counter made nanoseconds where the kernel's clock runs on
+/// it (`EventClock`), else `CLOCK_MONOTONIC`: both must agree with `clock_gettime`.
 @Suite(.serialized) struct NodeTimesTests {
     /// A run with a subject, a finished sequence and a disposal from outside.
     static func run() {
@@ -60,6 +65,124 @@ import Testing
             }
         }
         return problems
+    }
+
+    // MARK: Events' times against the monotonic clock
+
+    /// Seconds on `CLOCK_MONOTONIC` since `origin` (nanoseconds).
+    static func seconds(since origin: UInt64) -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        let now = UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        return Double(Int64(bitPattern: now &- origin)) / 1e9
+    }
+
+    /// Deliveries of distinct values on this thread and on a second one, each between two
+    /// readings of `CLOCK_MONOTONIC` (seconds since `origin`), by value; pauses between rounds
+    /// so that a streamed recording's writer takes several batches.
+    static func timedDeliveries(origin: UInt64, pause: TimeInterval) -> [String: ClosedRange<Double>] {
+        let windows = Mutex<[String: ClosedRange<Double>]>([:])
+        @Sendable func deliver(_ values: Range<Int>) {
+            let subject = PublishSubject<Int>()
+            let d = subject.map { $0 }.filter { _ in true }.subscribe(onNext: { _ in })
+            for value in values {
+                let before = seconds(since: origin)
+                subject.onNext(value)
+                let after = seconds(since: origin)
+                windows.withLock { $0[String(value)] = before...after }
+                if value % 100 == 99 { Thread.sleep(forTimeInterval: pause) }
+            }
+            subject.onCompleted()
+            d.dispose()
+        }
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            deliver(10_000..<10_300)
+            done.signal()
+        }.start()
+        deliver(0..<300)
+        done.wait()
+        return windows.withLock { $0 }
+    }
+
+    /// What events' real times must be: each within its delivery's window (`tolerance` either
+    /// side; nearly all within a microsecond of it: a busy machine widens the windows, not the
+    /// error of a time), between the start and `end`, never before its node was born (by more
+    /// than a microsecond), and, on each thread, in `seq` order.
+    static func eventTimeProblems(
+        _ trace: TraceDocument, windows: [String: ClosedRange<Double>], end: Double, tolerance: Double = 0.002
+    ) -> [String] {
+        var problems: [String] = []
+        let born = Dictionary(uniqueKeysWithValues: trace.nodes.map { ($0.id, $0.createdAt) })
+        var lastOnThread: [String: (seq: UInt64, time: Double)] = [:]
+        var inWindows = 0, closeToWindows = 0
+        for event in trace.events.sorted(by: { $0.seq < $1.seq }) where !event.virtualTime {
+            if event.time < 0 || event.time > end + 1e-6 {
+                problems.append("event \(event.seq) at \(event.time), outside 0…\(end)")
+            }
+            if let born = born[event.node] ?? nil, event.time < born - 1e-6 {
+                problems.append("event \(event.seq) at \(event.time), before its node's birth at \(born)")
+            }
+            if let value = event.value, let window = windows[value] {
+                inWindows += 1
+                if event.time >= window.lowerBound - 1e-6 && event.time <= window.upperBound + 1e-6 {
+                    closeToWindows += 1
+                }
+                if event.time < window.lowerBound - tolerance || event.time > window.upperBound + tolerance {
+                    problems.append("event \(event.seq) of \(value) at \(event.time), delivered in \(window)")
+                }
+            }
+            let thread = event.thread ?? ""
+            if let last = lastOnThread[thread], event.time < last.time {
+                problems.append("event \(event.seq) at \(event.time) before event \(last.seq) at \(last.time)")
+            }
+            lastOnThread[thread] = (event.seq, event.time)
+        }
+        // Every delivery's events were checked (the three nodes of each of 600 deliveries).
+        if inWindows < 3 * windows.count { problems.append("\(inWindows) events of \(windows.count) deliveries") }
+        if Double(closeToWindows) < 0.95 * Double(inWindows) {
+            problems.append("\(inWindows - closeToWindows) of \(inWindows) events more than 1 µs off their delivery")
+        }
+        return problems
+    }
+
+    /// A recording in code, on the CPU's counter where it is sound and on `CLOCK_MONOTONIC`.
+    @Test(arguments: [false, true]) func eventTimesOfARecordingInCodeAgreeWithTheClock(forcingMonotonic: Bool) {
+        EventClock.forcesMonotonic.store(forcingMonotonic, ordering: .relaxed)
+        defer { EventClock.forcesMonotonic.store(false, ordering: .relaxed) }
+        checkingNoLeaks {
+            let recorder = TraceRecorder()
+            #expect(recorder.eventClock.usesCounter == (EventClock.counterIsSound && !forcingMonotonic))
+            Tracing.tracer = recorder
+            let windows = Self.timedDeliveries(origin: recorder.startedAt, pause: 0.001)
+            Tracing.tracer = nil
+            let trace = recorder.snapshot()
+            let end = Self.seconds(since: recorder.startedAt)
+            #expect(Self.eventTimeProblems(trace, windows: windows, end: end) == [])
+            #expect(Self.outOfOrder(trace) == [])
+        }
+    }
+
+    /// A streamed `RXTRACE` recording (taken in several batches), read back from its file.
+    @Test(arguments: [false, true]) func eventTimesOfAStreamedRecordingAgreeWithTheClock(
+        forcingMonotonic: Bool
+    )
+        throws
+    {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("times-\(UUID().uuidString).rxt")
+        defer { try? FileManager.default.removeItem(at: url) }
+        EventClock.forcesMonotonic.store(forcingMonotonic, ordering: .relaxed)
+        defer { EventClock.forcesMonotonic.store(false, ordering: .relaxed) }
+        try checkingNoLeaks {
+            let recorder = try #require(TraceAutostart.start(environment: ["RXTRACE": url.path]))
+            #expect(recorder.eventClock.usesCounter == (EventClock.counterIsSound && !forcingMonotonic))
+            let windows = Self.timedDeliveries(origin: recorder.startedAt, pause: 0.15)
+            #expect(TraceAutostart.finish() == url.path)
+            let end = Self.seconds(since: recorder.startedAt)
+            let trace = try TraceDocument.read(from: url)
+            #expect(Self.eventTimeProblems(trace, windows: windows, end: end) == [])
+            #expect(Self.outOfOrder(trace) == [])
+        }
     }
 
     @Test func linesWithAndWithoutTimesRead() throws {

@@ -51,7 +51,7 @@ final class TraceLocal {
     @exclusivity(unchecked) var offeredObserverType: UInt = 0
 
     // MARK: Shared clock reading (see `TraceRecorder`)
-    /// The last monotonic clock reading, nanoseconds.
+    /// The last reading of the recorder's clock (`EventClock.now()`).
     @exclusivity(unchecked) var time: UInt64 = 0
     /// The node whose received event read `time` (0: none): its forward reuses the reading.
     @exclusivity(unchecked) var timeReadBy: UInt64 = 0

@@ -200,11 +200,12 @@ extension TraceRecorder {
             thread: TraceThreads.current(traceLocal), call: call, kind: kind, shape: shape, parts: parts)
     }
 
-    /// An event's time: the virtual clock under a virtual time scheduler, else seconds since the
-    /// recorder was made, from one clock reading per delivery: a delivery that enters the
-    /// pipeline from outside any traced delivery on this thread reads the clock (the `on` of a
-    /// node and its own `forwardOn` that follows share one reading), and every event delivered
-    /// synchronously inside it, on this thread, carries that reading.
+    /// An event's time: the virtual clock under a virtual time scheduler, else a reading of
+    /// `eventClock` (made nanoseconds since the start when the recording is read), one reading
+    /// per delivery: a delivery that enters the pipeline from outside any traced delivery on this
+    /// thread reads the clock (the `on` of a node and its own `forwardOn` that follows share one
+    /// reading), and every event delivered synchronously inside it, on this thread, carries that
+    /// reading.
     @inline(__always)
     func eventTime(_ traceLocal: TraceLocal, _ shape: Shape, node: UInt64) -> (UInt64, Bool) {
         if traceLocal.virtualDepth > 0 { return (traceLocal.virtualNow.bitPattern, true) }
@@ -213,21 +214,21 @@ extension TraceRecorder {
             now = traceLocal.time
         } else if shape == .receivedForwarded {
             // The `on` reads the clock and its `forwardOn` reuses the reading.
-            now = Self.monotonicNanoseconds()
+            now = eventClock.now()
             traceLocal.time = now
             traceLocal.timeReadBy = 0
         } else if shape == .forwarded {
             if traceLocal.timeReadBy != node || node == 0 {
-                traceLocal.time = Self.monotonicNanoseconds()
+                traceLocal.time = eventClock.now()
             }
             now = traceLocal.time
             traceLocal.timeReadBy = 0
         } else {
-            now = Self.monotonicNanoseconds()
+            now = eventClock.now()
             traceLocal.time = now
             traceLocal.timeReadBy = node
         }
-        return (now > startedAt ? now &- startedAt : 0, false)
+        return (now, false)
     }
 
     /// Whether an element is recorded as a copy of its bytes: plain data of at most three words
@@ -253,27 +254,20 @@ extension TraceRecorder {
         return Captured(words: words, type: InlineText.self)
     }
 
-    /// When a node that `record` (a stop event) terminates did: the event's time, so that a
-    /// subscription's span ends at its last event; read now when the event has none (events not
-    /// kept) or a virtual one.
+    /// When a node that `record` (a stop event) terminates did, as a reading of `eventClock`:
+    /// the event's time, so that a subscription's span ends at its last event; read now when
+    /// the event has none (events not kept) or a virtual one.
     @inline(__always)
     func stopTime(_ record: TraceRecord) -> UInt64 {
-        keepEvents && !record.parts.contains(.virtual) ? record.time : elapsed()
+        keepEvents && !record.parts.contains(.virtual) ? record.time : eventClock.now()
     }
 
-    /// Nanoseconds since the recording started, on the clock of events' times: when nodes are
-    /// born, disposed of, deinitialized and terminated (a timeline's subscription spans).
+    /// Nanoseconds since the recording started, on `CLOCK_MONOTONIC`: when nodes are born,
+    /// disposed of and deinitialized (a timeline's subscription spans).
     @inline(__always)
     func elapsed() -> UInt64 {
-        let now = Self.monotonicNanoseconds()
+        let now = EventClock.monotonicNanoseconds()
         return now > startedAt ? now &- startedAt : 0
-    }
-
-    @inline(__always)
-    static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 }
 

@@ -10,10 +10,10 @@ extension TraceRecorder {
         // The ring's records and what the threads' buffers hold (read in place, under the lock).
         var records: [TraceRecord] = []
         var pendingSteps = 0, pendingEvents = 0
-        let (state, totalSteps, totalEvents, texts) = self.state.withLock { state in
+        let (state, totalSteps, totalEvents, texts, line) = self.state.withLock { state in
             Self.sample(&state, seq: clock.load(ordering: .relaxed), force: true, interval: 1)
             // A streamed recording: the threads' lanes and buffers into `stream` first.
-            if streamed { Self.absorb(into: &state) }
+            if streamed { Self.absorb(into: &state, clock: eventClock) }
             state.records.appendRecords(to: &records)
             if let stream = state.stream {
                 // A streamed recording keeps what an open scope needs (`record(meta:_:)`).
@@ -35,7 +35,15 @@ extension TraceRecorder {
                 texts.merge(stream.retainedTexts) { old, _ in old }
                 texts.merge(Self.textsBySeq(stream.records, stream.texts)) { old, _ in old }
             }
-            return (state, state.records.totalSteps, state.records.totalEvents, texts)
+            // Read after the records: every time they hold lies between the start and now. (A
+            // streamed recording's were made nanoseconds by `absorb`.)
+            let line = streamed ? nil : eventClock.lineToNow()
+            return (state, state.records.totalSteps, state.records.totalEvents, texts, line)
+        }
+        if let line {
+            for index in records.indices where !records[index].parts.contains(.virtual) {
+                records[index].time = line.nanoseconds(records[index].time)
+            }
         }
         // Each record's steps and event, in `seq` order (threads flush their buffers at
         // different times), the newest `ringCapacity` of each kept.
@@ -76,7 +84,7 @@ extension TraceRecorder {
                     createdAt: record.createdAt.map { Self.seconds($0) },
                     disposedAt: record.disposedAt.map { Self.seconds($0) },
                     deinitializedAt: record.deinitializedAt.map { Self.seconds($0) },
-                    terminatedAt: record.terminatedAt.map { Self.seconds($0) }
+                    terminatedAt: record.terminatedAt.map { Self.seconds(line?.nanoseconds($0) ?? $0) }
                 ))
         }
         // A streamed recording keeps edges with their nodes.

@@ -256,6 +256,8 @@ extension TraceRecorder {
         var retainedResources: [ResourceRecord] = []
         /// Nodes deinitialized while a scope was open: they leave when the last scope closes.
         var deferredEvictions: [Int] = []
+        /// How the last `absorb` made clock readings nanoseconds (nil: none yet).
+        var timeLine: EventClock.Line? = nil
     }
 
     /// Moves what every thread's lane holds into `state.stream` (a streamed recording; under
@@ -265,13 +267,39 @@ extension TraceRecorder {
     /// by) is written now and kept as an orphan, applied when the birth comes; the birth comes at
     /// the next absorb at the latest (a thread learns a node's id only after its birth is in a
     /// lane), so orphans left from the one before are of nodes that left already and go.
-    static func absorb(into state: inout State) {
+    ///
+    /// Event times and termination times leave the lanes as nanoseconds since the start
+    /// (`clock`'s readings until then): along a line from the pair read at the absorb before
+    /// to one read now, after the lanes were taken, so that the readings taken lie between
+    /// the two. Each segment starts where the one before ended, so a reading converts to the
+    /// same time in either (a record that came after the absorb before but read the clock
+    /// before it): times stay in the readings' order from batch to batch.
+    static func absorb(into state: inout State, clock: EventClock) {
         guard var stream = state.stream else { return }
         state.stream = nil // moved out, so that appending to its arrays copies nothing
         var lanes = stream.retiredLanes
         stream.retiredLanes = []
         let retired = lanes.count
         for buffer in state.buffers { lanes.append(buffer.takeLane()) }
+        let previous = stream.timeLine
+        let line = clock.line(from: previous?.to ?? clock.start)
+        stream.timeLine = line
+        func nanoseconds(_ reading: UInt64) -> UInt64 {
+            if let previous, reading < line.from.count { return previous.nanoseconds(reading) }
+            return line.nanoseconds(reading)
+        }
+        for index in lanes.indices {
+            lanes[index].records.withUnsafeMutableBufferPointer { records in
+                for slot in records.indices where !records[slot].parts.contains(.virtual) {
+                    records[slot].time = nanoseconds(records[slot].time)
+                }
+            }
+            for slot in lanes[index].ops.indices {
+                if case .terminated(let node, let seq, let time?) = lanes[index].ops[slot] {
+                    lanes[index].ops[slot] = .terminated(node, seq, at: nanoseconds(time))
+                }
+            }
+        }
         defer {
             // Emptied, back to their threads' buffers for the next batch (moved out of `lanes`,
             // so that emptying them keeps their room rather than copying).
@@ -376,7 +404,7 @@ extension TraceRecorder {
     func takeBatch(live: Bool = false) -> StreamBatch {
         var batch = StreamBatch()
         state.withLock { state in
-            Self.absorb(into: &state)
+            Self.absorb(into: &state, clock: eventClock)
             guard var stream = state.stream else { return }
             state.stream = nil // moved out, so that appending to its arrays copies nothing
             swap(&batch.records, &stream.records)

@@ -88,11 +88,14 @@ public final class TraceRecorder: RxTracer {
         var deinitialized: UInt64?
         var terminated: UInt64?
         var thread: UInt32
-        /// When it was born, first disposed of, deinitialized and terminated: nanoseconds since
-        /// the recording started (`elapsed()`), the clock of events' times.
+        /// When it was born, first disposed of and deinitialized: nanoseconds since the
+        /// recording started (`elapsed()`).
         var createdAt: UInt64? = nil
         var disposedAt: UInt64? = nil
         var deinitializedAt: UInt64? = nil
+        /// When it was terminated: its stop event's time (`stopTime`), a reading of
+        /// `eventClock` in a recording in code (made nanoseconds with the events' times, by
+        /// `snapshot`), nanoseconds since the start once a streamed recording's `absorb` took it.
         var terminatedAt: UInt64? = nil
         var anomalies: [TraceAnomalyRecord] = []
         /// A streamed recording's edges from this node: each written once, and carried into a
@@ -171,6 +174,9 @@ public final class TraceRecorder: RxTracer {
     let lastSampled = Atomic<UInt64>(0)
     /// A streamed recording's node boxes the writer is done with, for births to reuse (`nodeBox`).
     let spareBoxes = Mutex<[NodeBox]>([])
+    /// The clock of events' times (`EventClock`): records keep its readings.
+    let eventClock: EventClock
+    /// `CLOCK_MONOTONIC` nanoseconds when the recording started (`eventClock`'s start).
     let startedAt: UInt64
     let startDate: Date
     let keepSteps: Bool
@@ -207,7 +213,8 @@ public final class TraceRecorder: RxTracer {
                 resources: Ring(capacity: streamed ? 0 : options.resourceCapacity),
                 stream: streamed ? StreamPending() : nil
             ))
-        self.startedAt = Self.monotonicNanoseconds()
+        self.eventClock = EventClock()
+        self.startedAt = eventClock.start.nanoseconds
         self.startDate = Date()
         state.withLock { state in Self.sample(&state, seq: 0, force: true, interval: 1) }
     }
@@ -403,7 +410,7 @@ public final class TraceRecorder: RxTracer {
         guard node != 0 else { return }
         let detail = truncate(detail)
         state.withLock { state in
-            if streamed { Self.absorb(into: &state) }
+            if streamed { Self.absorb(into: &state, clock: eventClock) }
             let anomaly = TraceAnomalyRecord(kind: kind, seq: tick(), detail: detail)
             if state.nodes.addAnomaly(Int(node - 1), anomaly) == false {
                 state.anomaliesDropped += 1
@@ -469,7 +476,7 @@ public final class TraceRecorder: RxTracer {
             if let found { return found }
         }
         return state.withLock { state in
-            if streamed && state.nodes[index] == nil { Self.absorb(into: &state) }
+            if streamed && state.nodes[index] == nil { Self.absorb(into: &state, clock: eventClock) }
             return state.nodes[index]?.callSite
         }
     }

@@ -56,8 +56,10 @@ struct TraceRecord {
     var seq: UInt64
     /// Where `words` sits (checked by `RecordRing.init`): an element is stored straight there.
     static var wordsOffset: Int { 16 }
-    /// The event's time: nanoseconds since the recorder was made, or (`.virtual`) the bits of
-    /// the virtual time. Made seconds when read, so recording does no division.
+    /// The event's time: a reading of the recorder's `eventClock` (the CPU's counter, or
+    /// `CLOCK_MONOTONIC`), made nanoseconds since the recorder was made where the recording is
+    /// read (`snapshot`; a streamed recording's `absorb`, after which it holds those
+    /// nanoseconds); or (`.virtual`) the bits of the virtual time.
     var time: UInt64
     /// The value: the bytes of a plain element (`type` its type), or up to 23 bytes of UTF-8
     /// with the count in the last byte (`type` is `InlineText`); none when `type` is nil and

@@ -1,0 +1,161 @@
+import CRxThreads
+import Foundation
+import Synchronization
+
+/// The clock of a recording's event times (RxCore's trace layer; RxSwift has none).
+///
+/// A traced pipeline reads the time once an element (see `TraceRecorder.eventTime`), and
+/// `clock_gettime(CLOCK_MONOTONIC)` costs about 24 ns there on a virtual machine, a quarter of
+/// what tracing adds to an element. The CPU's counter (x86_64 `rdtsc`, aarch64 `cntvct_el0`)
+/// costs about 10 ns, and the vDSO reads that same counter to answer `clock_gettime`. So a
+/// record keeps the counter's raw reading, and the reading becomes nanoseconds since the
+/// recording started only where times are read (`Line`): the ring's `snapshot`, and a
+/// streamed recording's batches (`absorb`). docs/performance.md has the figures.
+///
+/// The counter is a clock only where the kernel keeps `CLOCK_MONOTONIC` on it
+/// (`counterIsSound`): a kernel that chose another clocksource found the counter unfit (not
+/// the same on every CPU, stopping in deep sleep, or a hypervisor that does not keep it
+/// steady), and a recorder there reads `clock_gettime` at every delivery as before.
+/// Nodes' births, disposals and deinits read `clock_gettime` (`TraceRecorder.elapsed()`): they
+/// are rarer than elements, and a traced subscription takes a lock for them anyway.
+struct EventClock: Sendable {
+    /// A counter reading and the `CLOCK_MONOTONIC` nanoseconds read with it.
+    struct Pair: Sendable {
+        var count: UInt64
+        var nanoseconds: UInt64
+    }
+
+    /// Whether readings are the CPU's counter (else `CLOCK_MONOTONIC` nanoseconds).
+    let usesCounter: Bool
+    /// Taken when the recording started: the origin of its times.
+    let start: Pair
+
+    /// A clock starting now: the CPU's counter where it is sound and `forcesMonotonic` is off.
+    init() {
+        usesCounter = Self.counterIsSound && !Self.forcesMonotonic.load(ordering: .relaxed)
+        start = usesCounter ? Self.pair() : Pair(count: 0, nanoseconds: Self.monotonicNanoseconds())
+    }
+
+    /// A reading: the counter's raw count, or `CLOCK_MONOTONIC` nanoseconds.
+    @inline(__always)
+    func now() -> UInt64 {
+        usesCounter ? crx_cycle_counter() : Self.monotonicNanoseconds()
+    }
+
+    /// How readings taken up to now become nanoseconds since the start: a line from the start
+    /// to a pair read now.
+    func lineToNow() -> Line { line(from: start) }
+
+    /// A line from `from` (a pair taken before, or the start) to a pair read now.
+    func line(from: Pair) -> Line {
+        guard usesCounter else { return Line(origin: start.nanoseconds) }
+        return Line(origin: start.nanoseconds, from: from, to: Self.pair())
+    }
+
+    /// Readings made nanoseconds since the start, along the line through two pairs.
+    ///
+    /// The counter and `CLOCK_MONOTONIC` run at one rate (the kernel derives the one from the
+    /// other; NTP may slew it by some parts per million), so a reading taken between the two
+    /// pairs lands within their own error of what `clock_gettime` would have said: a few
+    /// nanoseconds each (`pair()`). A reading before `from` is carried along the same line.
+    struct Line: Sendable {
+        /// The start's nanoseconds.
+        let origin: UInt64
+        /// Whether readings are the counter's (else nanoseconds, taken as they are).
+        let counts: Bool
+        let from: Pair
+        let to: Pair
+        /// Nanoseconds a tick, from `from` to `to`.
+        let scale: Double
+
+        /// The line of a clock that reads nanoseconds already.
+        init(origin: UInt64) {
+            self.origin = origin
+            counts = false
+            from = Pair(count: 0, nanoseconds: origin)
+            to = from
+            scale = 1
+        }
+
+        init(origin: UInt64, from: Pair, to: Pair) {
+            self.origin = origin
+            counts = true
+            self.from = from
+            self.to = to
+            // Never a falling line (two pairs read in the same tick, or a clock that stepped
+            // back): times stay in the readings' order.
+            scale =
+                to.count > from.count && to.nanoseconds > from.nanoseconds
+                ? Double(to.nanoseconds &- from.nanoseconds) / Double(to.count &- from.count) : 0
+        }
+
+        /// Nanoseconds since the start (0 for a reading before it).
+        @inline(__always)
+        func nanoseconds(_ reading: UInt64) -> UInt64 {
+            guard counts else { return reading > origin ? reading &- origin : 0 }
+            let ticks = Double(Int64(bitPattern: reading &- from.count))
+            let time = Double(from.nanoseconds &- origin) + ticks * scale
+            return time > 0 ? UInt64(time) : 0
+        }
+    }
+
+    // MARK: Reading the clocks
+
+    /// A counter reading and the `CLOCK_MONOTONIC` read between two counter readings, the
+    /// middle of the two taken as its count: the narrowest of a few tries, so that a thread
+    /// preempted between the reads (a loaded machine) does not skew every time converted
+    /// along a line through it. About 200 ns, at a recording's start and each conversion.
+    static func pair() -> Pair {
+        var best = Pair(count: 0, nanoseconds: 0)
+        var narrowest = UInt64.max
+        for _ in 0..<5 {
+            let before = crx_cycle_counter()
+            let nanoseconds = monotonicNanoseconds()
+            let after = crx_cycle_counter()
+            guard after >= before else { continue }
+            if after &- before < narrowest {
+                narrowest = after &- before
+                best = Pair(count: before &+ narrowest / 2, nanoseconds: nanoseconds)
+            }
+        }
+        return best
+    }
+
+    @inline(__always)
+    static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+
+    /// Whether the CPU's counter is a clock here: the kernel's own clocksource is that counter
+    /// (`tsc` on x86_64, which Linux picks only when the counter is invariant and in step
+    /// across CPUs; `arch_sys_counter` on aarch64). Read once per process.
+    static let counterIsSound: Bool = {
+        guard crx_has_cycle_counter() != 0 else { return false }
+        #if arch(x86_64)
+        let expected = "tsc"
+        #elseif arch(arm64)
+        let expected = "arch_sys_counter"
+        #else
+        let expected = ""
+        #endif
+        return !expected.isEmpty && currentClocksource() == expected
+    }()
+
+    /// The kernel's clocksource (nil: not known).
+    static func currentClocksource() -> String? {
+        let descriptor = open("/sys/devices/system/clocksource/clocksource0/current_clocksource", O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        return String(decoding: bytes[..<count], as: UTF8.self).split(whereSeparator: \.isWhitespace).first
+            .map(String.init)
+    }
+
+    /// Recorders made while this is set read `clock_gettime` at every delivery, as on a machine
+    /// whose counter is not sound (for tests of that path).
+    static let forcesMonotonic = Atomic<Bool>(false)
+}
