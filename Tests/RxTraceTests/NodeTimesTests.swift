@@ -146,6 +146,46 @@ import Testing
         return problems
     }
 
+    /// The line through two (counter, nanoseconds) pairs: exact at both ends, in between in
+    /// proportion (rounded down), a reading before the start at 0, times in the readings'
+    /// order; a clock that reads nanoseconds gives a reading less the start.
+    @Test func aLineThroughTwoPairsGivesNanosecondsSinceTheStart() {
+        checkingNoLeaks {
+            typealias Pair = EventClock.Pair
+            // Three ticks a nanosecond, the start 1,000 ns after the clock's origin.
+            let start = Pair(count: 9_000, nanoseconds: 1_000)
+            let line = EventClock.Line(origin: 1_000, from: start, to: Pair(count: 12_000, nanoseconds: 2_000))
+            #expect(
+                [8_000, 9_000, 9_001, 9_002, 9_003, 10_500, 12_000, 12_003].map { line.nanoseconds($0) } == [
+                    0, 0, 0, 0, 1, 500, 1_000, 1_001,
+                ])
+            // A segment after it (a streamed recording's next batch), and readings before its
+            // start carried back along it: 300 ns less than the start at `from` 3,300 ticks back.
+            let next = EventClock.Line(
+                origin: 1_000, from: Pair(count: 12_000, nanoseconds: 2_000),
+                to: Pair(count: 13_200, nanoseconds: 2_600))
+            #expect([12_000, 12_600, 13_200, 11_400, 0].map { next.nanoseconds($0) } == [1_000, 1_300, 1_600, 700, 0])
+            // An hour of a 2.9 GHz counter: within a nanosecond of the exact proportion.
+            let hour = UInt64(3_600_000_000_000), ticks = UInt64(10_440_000_000_000)
+            let long = EventClock.Line(
+                origin: 5, from: Pair(count: 77, nanoseconds: 5), to: Pair(count: 77 + ticks, nanoseconds: 5 + hour))
+            for fraction in [0.1, 0.25, 0.5, 0.999] {
+                let reading = 77 + UInt64(Double(ticks) * fraction)
+                let exact = Double(reading - 77) * Double(hour) / Double(ticks)
+                #expect(abs(Double(long.nanoseconds(reading)) - exact) <= 1, "at \(fraction)")
+            }
+            let readings = (0..<1_000).map { _ in UInt64.random(in: 0...(77 + 2 * ticks)) }.sorted()
+            let times = readings.map { long.nanoseconds($0) }
+            #expect(times == times.sorted())
+            // Pairs that do not rise give one time, never a falling one.
+            let flat = EventClock.Line(
+                origin: 0, from: Pair(count: 10, nanoseconds: 50), to: Pair(count: 10, nanoseconds: 90))
+            #expect([10, 20, 5].map { flat.nanoseconds($0) } == [50, 50, 50])
+            let monotonic = EventClock.Line(origin: 1_000)
+            #expect([0, 1_000, 1_234].map { monotonic.nanoseconds($0) } == [0, 0, 234])
+        }
+    }
+
     /// A recording in code, on the CPU's counter where it is sound and on `CLOCK_MONOTONIC`.
     @Test(arguments: [false, true]) func eventTimesOfARecordingInCodeAgreeWithTheClock(forcingMonotonic: Bool) {
         EventClock.forcesMonotonic.store(forcingMonotonic, ordering: .relaxed)

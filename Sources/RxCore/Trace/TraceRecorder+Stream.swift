@@ -284,19 +284,12 @@ extension TraceRecorder {
         let previous = stream.timeLine
         let line = clock.line(from: previous?.to ?? clock.start)
         stream.timeLine = line
-        func nanoseconds(_ reading: UInt64) -> UInt64 {
-            if let previous, reading < line.from.count { return previous.nanoseconds(reading) }
-            return line.nanoseconds(reading)
-        }
         for index in lanes.indices {
-            lanes[index].records.withUnsafeMutableBufferPointer { records in
-                for slot in records.indices where !records[slot].parts.contains(.virtual) {
-                    records[slot].time = nanoseconds(records[slot].time)
-                }
-            }
+            Self.convertTimes(&lanes[index].records, along: line, before: previous)
             for slot in lanes[index].ops.indices {
                 if case .terminated(let node, let seq, let time?) = lanes[index].ops[slot] {
-                    lanes[index].ops[slot] = .terminated(node, seq, at: nanoseconds(time))
+                    let time = Self.nanoseconds(time, along: line, before: previous)
+                    lanes[index].ops[slot] = .terminated(node, seq, at: time)
                 }
             }
         }
@@ -353,6 +346,29 @@ extension TraceRecorder {
             stream.resources.append(contentsOf: lanes[index].resources)
         }
         state.stream = stream
+    }
+
+    /// Makes the times of `records` nanoseconds since the start (virtual times left): a reading
+    /// along `line`, or along `previous` when it came before `line` starts (see `absorb`).
+    /// A pass of a few instructions a record, on the writer's thread.
+    static func convertTimes(
+        _ records: inout [TraceRecord], along line: EventClock.Line, before previous: EventClock.Line?
+    ) {
+        records.withUnsafeMutableBufferPointer { records in
+            guard let first = records.baseAddress else { return }
+            for record in first..<(first + records.count) where !record.pointee.parts.contains(.virtual) {
+                record.pointee.time = nanoseconds(record.pointee.time, along: line, before: previous)
+            }
+        }
+    }
+
+    /// A reading as nanoseconds since the start: along `line`, or along `previous` when it
+    /// came before `line` starts.
+    @inline(__always)
+    static func nanoseconds(_ reading: UInt64, along line: EventClock.Line, before previous: EventClock.Line?) -> UInt64
+    {
+        if let previous, reading < line.from.count { return previous.nanoseconds(reading) }
+        return line.nanoseconds(reading)
     }
 
     /// Appends `source` to `target`: by swapping the two when `target` is empty (one recording
