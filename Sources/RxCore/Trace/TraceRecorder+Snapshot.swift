@@ -40,11 +40,7 @@ extension TraceRecorder {
             let line = streamed ? nil : eventClock.lineToNow()
             return (state, state.records.totalSteps, state.records.totalEvents, texts, line)
         }
-        if let line {
-            for index in records.indices where !records[index].parts.contains(.virtual) {
-                records[index].time = line.nanoseconds(records[index].time)
-            }
-        }
+        if let line { records.withUnsafeMutableBufferPointer { Self.convertTimes($0, along: line, before: nil) } }
         // Each record's steps and event, in `seq` order (threads flush their buffers at
         // different times), the newest `ringCapacity` of each kept.
         var stepRefs: [RecordRef] = [], eventRefs: [RecordRef] = []

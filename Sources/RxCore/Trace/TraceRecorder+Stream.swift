@@ -285,12 +285,8 @@ extension TraceRecorder {
         let line = clock.line(from: previous?.to ?? clock.start)
         stream.timeLine = line
         for index in lanes.indices {
-            Self.convertTimes(&lanes[index].records, along: line, before: previous)
-            for slot in lanes[index].ops.indices {
-                if case .terminated(let node, let seq, let time?) = lanes[index].ops[slot] {
-                    let time = Self.nanoseconds(time, along: line, before: previous)
-                    lanes[index].ops[slot] = .terminated(node, seq, at: time)
-                }
+            lanes[index].records.withUnsafeMutableBufferPointer {
+                Self.convertTimes($0, along: line, before: previous)
             }
         }
         defer {
@@ -317,7 +313,10 @@ extension TraceRecorder {
             for op in ops { _ = state.nodes.apply(op) }
         }
         for index in lanes.indices {
-            for op in lanes[index].ops {
+            for var op in lanes[index].ops {
+                if case .terminated(let node, let seq, let time?) = op {
+                    op = .terminated(node, seq, at: Self.nanoseconds(time, along: line, before: previous))
+                }
                 switch state.nodes.apply(op) {
                 case true?: stream.ops.append(op)
                 case false?: break
@@ -348,17 +347,16 @@ extension TraceRecorder {
         state.stream = stream
     }
 
-    /// Makes the times of `records` nanoseconds since the start (virtual times left): a reading
-    /// along `line`, or along `previous` when it came before `line` starts (see `absorb`).
-    /// A pass of a few instructions a record, on the writer's thread.
+    /// Makes the times `records` hold nanoseconds since the start (`hasRealTime`): a reading
+    /// along `line`, or along `previous` when it came before `line` starts (see `absorb`). A
+    /// pass of a few instructions a record.
     static func convertTimes(
-        _ records: inout [TraceRecord], along line: EventClock.Line, before previous: EventClock.Line?
+        _ records: UnsafeMutableBufferPointer<TraceRecord>, along line: EventClock.Line,
+        before previous: EventClock.Line?
     ) {
-        records.withUnsafeMutableBufferPointer { records in
-            guard let first = records.baseAddress else { return }
-            for record in first..<(first + records.count) where !record.pointee.parts.contains(.virtual) {
-                record.pointee.time = nanoseconds(record.pointee.time, along: line, before: previous)
-            }
+        guard let first = records.baseAddress else { return }
+        for record in first..<(first + records.count) where record.pointee.hasRealTime {
+            record.pointee.time = nanoseconds(record.pointee.time, along: line, before: previous)
         }
     }
 

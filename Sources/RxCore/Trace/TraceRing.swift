@@ -648,3 +648,10 @@ struct Ring<Element> {
         head == 0 ? storage : Array(storage[head...] + storage[..<head])
     }
 }
+
+extension TraceRecord {
+    /// Whether `time` is a reading of the recorder's clock: not virtual, and not 0 (a step made
+    /// outside a delivery, or a recording that keeps no events, has no time). The steps of a
+    /// delivery carry its time too: the trace file writes every call's time.
+    var hasRealTime: Bool { time != 0 && !parts.contains(.virtual) }
+}
