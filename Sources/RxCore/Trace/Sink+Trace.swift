@@ -305,8 +305,7 @@ extension Sink {
             sinkHop(flags.load(ordering: .relaxed))._withUnsafeGuaranteedRef { hop in
                 guard Tracing.isOn, Tracing.refresh(local) else { return observer.onNext(element) }
                 if hop.mergesObserved, let recorder = local.recorder,
-                    recorder._withUnsafeGuaranteedRef({ $0.mergesObserved }),
-                    TraceRecorder.isPlain(Observer.Element.self)
+                    recorder._withUnsafeGuaranteedRef({ $0.mergesObserved })
                 {
                     // The observer records this step with its own `on` (`TraceHop.mergesObserved`).
                     local.forwardingTo = hop.target

@@ -36,10 +36,20 @@ extension TraceRecorder {
     /// steps, event, `seq`s and time are the two records'. The sink is the observer's caller.
     @inline(__always)
     func forwardedObservedNext<Element>(_ traceLocal: TraceLocal, node: UInt64, element: Element) {
-        let sink = RunContext.caller(of: node, traceLocal)
-        guard local(node) != 0 else { return forwardedBeforeDelivery(traceLocal, node: node, element: element) }
+        guard Self.isPlain(Element.self), local(node) != 0 else {
+            return forwardedThenObservedNext(traceLocal, node: node, element: element)
+        }
         recordNext(
-            traceLocal, .forwardedObserved, .forwardOn, from: sink, to: node, element: element, recordEvent: true)
+            traceLocal, .forwardedObserved, .forwardOn, from: RunContext.caller(of: node, traceLocal), to: node,
+            element: element, recordEvent: true)
+    }
+
+    /// `forwardedObservedNext` as the two records: an element described now, or an observer
+    /// of another recorder. Out of line, as `receivedThenForwardedNext`.
+    @inline(never)
+    private func forwardedThenObservedNext<Element>(_ traceLocal: TraceLocal, node: UInt64, element: Element) {
+        forwardedBeforeDelivery(traceLocal, node: node, element: element)
+        observedNext(traceLocal, node: node, element: element)
     }
 
     /// The sink's record of a `forwardOn` it left to the observer (`forwardedObservedNext`), alone:
