@@ -136,6 +136,25 @@ import Testing
         #expect(sizes[0] < sizes[1], "\(sizes)")
     }
 
+    /// A sink delivering from outside any other delivery (`Observable.of`'s) reads the clock for
+    /// its element, as its own record did: the observer writes the one record inside the sink's
+    /// delivery, but its time is not the last reading of an earlier delivery.
+    @Test func aDeliveryFromOutsideAnyOtherReadsTheClock() {
+        let document = checkingNoLeaks {
+            Trace.record {
+                Observable.of(1).subscribe(onNext: { _ in }).dispose()
+                Thread.sleep(forTimeInterval: 0.02)
+                Observable.of(2).subscribe(onNext: { _ in }).dispose()
+            }
+        }
+        let types = Dictionary(uniqueKeysWithValues: document.nodes.map { ($0.id, $0.type) })
+        let times = document.events.filter { types[$0.node] == "AnonymousObserver" && $0.kind == .next }.map(\.time)
+        #expect(times.count == 2)
+        if times.count == 2 { #expect(times[0] > 0 && times[1] - times[0] >= 0.02, "\(times)") }
+        let steps = document.steps.filter { $0.detail == "next(2)" }.map(\.call)
+        #expect(steps == [.forwardOn, .on, .onCore])
+    }
+
     /// Observers on several threads at once, one of them fed from two threads: each element an
     /// observer received is one `forwardOn`, `on`, event, `onCore` on consecutive `seq`s, on
     /// the thread that delivered it.
