@@ -38,14 +38,19 @@ import Testing
         })
         for value in 0..<4 { subject.onNext(value) }
 
-        let stopping = Collecting()
+        let stopping = Collecting(), stoppingDirectly = Collecting()
         let d3 = subject.map { $0 * 2 }.subscribe(stopping)
+        let d6 = subject.subscribe(stoppingDirectly)
+        let d7 = subject.subscribe(onNext: { _ in })
         subject.onNext(5)
         stopping.dispose()
+        stoppingDirectly.dispose()
         subject.onNext(500)
         subject.onError(TestError())
         d2.dispose()
         d3.dispose()
+        d6.dispose()
+        d7.dispose()
 
         let d4 = Observable.of("a", "b", String(repeating: "long ", count: 10)).map { $0 + "!" }
             .subscribe(onNext: { _ in })
@@ -78,12 +83,14 @@ import Testing
     }
 
     /// A snapshot, and the records the recorder held for it.
-    static func snapshot(_ keep: TraceRecorder.Keep) -> (document: TraceDocument, records: Int) {
+    static func snapshot(
+        _ keep: TraceRecorder.Keep, _ body: () -> Void = workload
+    ) -> (document: TraceDocument, records: Int) {
         var options = TraceRecorder.Options()
         options.keep = keep
         let recorder = TraceRecorder(options: options)
         Tracing.tracer = recorder
-        workload()
+        body()
         Tracing.tracer = nil
         let records = recorder.state.withLock { state in
             state.records.count + state.buffers.reduce(0) { $0 + $1.undrained.count }
@@ -103,8 +110,8 @@ import Testing
             #expect(merged.records == separate.records)
         }
         let document = merged.document
+        let types = Dictionary(uniqueKeysWithValues: document.nodes.map { ($0.id, $0.type) })
         if keep != .graph {
-            let types = Dictionary(uniqueKeysWithValues: document.nodes.map { ($0.id, $0.type) })
             // The reentrant element and the late one are still reported.
             let anomalies = document.nodes.flatMap { node in node.anomalies.map { "\(node.type) \($0.kind)" } }
             #expect(anomalies.contains("AnonymousObserver reentrantOn"))
@@ -116,7 +123,28 @@ import Testing
             // The element sent to the stopped observer: its sink's `forwardOn`, then nothing.
             #expect(document.steps.filter { $0.detail == "next(1000)" }.map(\.call) == [.forwardOn])
             #expect(!document.events.contains { $0.value == "1000" })
+            // From the subject straight into the stopped observer, and into a running one.
+            let direct = document.steps.filter { $0.detail == "next(500)" && types[$0.from] == "PublishSubject" }
+            #expect(direct.map(\.call) == [.forwardOn, .forwardOn, .forwardOn, .forwardOn, .on, .onCore])
         }
+    }
+
+    /// Ten elements into an observer, from a sink and from a subject: ten records fewer.
+    @Test(arguments: ["sink", "subject"])
+    func eachElementIntoAnObserverIsOneRecordFewer(from sender: String) {
+        let program = {
+            if sender == "sink" {
+                Observable.from(Array(0..<10)).subscribe(onNext: { _ in }).dispose()
+            } else {
+                let subject = PublishSubject<Int>()
+                let d = subject.subscribe(onNext: { _ in })
+                for value in 0..<10 { subject.onNext(value) }
+                d.dispose()
+            }
+        }
+        let (merged, separate) = checkingNoLeaks { Self.bothWays { Self.snapshot(.all, program) } }
+        Self.expectSame(merged.document, separate.document)
+        #expect(separate.records - merged.records == 10)
     }
 
     /// Streamed as `rxtrace/3` and `rxtrace/2` at once, with the merge on and off: the four

@@ -44,9 +44,9 @@ final class TraceHop {
     private let ownsTarget: Bool
     /// False when the observer records the events it receives itself (`TraceSelfRecording`).
     let recordsEvent: Bool
-    /// A sink's hop into a traced `ObserverBase`: the observer's traced `onNext` records the
-    /// sink's `forwardOn` step of an element with its own `on` (`TraceLocal.forwardingTo`), one
-    /// record where there were two (`TraceRecord.Shape.forwardedObserved`).
+    /// A sink's or a subject's hop into a traced `ObserverBase`: the observer's traced `onNext`
+    /// records the hop's `forwardOn` step of an element with its own `on` (`TraceLocal.forwardingTo`),
+    /// one record where there were two (`TraceRecord.Shape.forwardedObserved`).
     let mergesObserved: Bool
     /// The node whose call site nodes born during a delivery take (0: none; a subject's hop
     /// into an observer that is not a node lends none).
@@ -98,7 +98,7 @@ final class TraceHop {
         self.recordsEvent = !traceRecordsOwnEvents(observer)
         // The observer's own node (so it is traced and takes `forwardingTo`), no context to bind.
         self.mergesObserved =
-            sender == .sink && target != 0 && !ownsTarget && context == nil
+            sender != .observer && target != 0 && !ownsTarget && context == nil
             && TraceTypeFacts.of(observer).contains(.checksOwnOn)
         self.receiver = sender == .sink && target == 0 ? node : target
         self.overlapNode = target == 0 ? node : target
