@@ -77,9 +77,11 @@ import Testing
         return Double(Int64(bitPattern: now &- origin)) / 1e9
     }
 
-    /// Deliveries of distinct values on this thread and on a second one, each between two
+    /// Deliveries of distinct values on a second thread, then on this one, each between two
     /// readings of `CLOCK_MONOTONIC` (seconds since `origin`), by value; pauses between rounds
-    /// so that a streamed recording's writer takes several batches.
+    /// so that a streamed recording's writer takes several batches. One thread after the other:
+    /// `outOfOrder` compares births and deinits of all nodes in `seq` order, which threads
+    /// running at once interleave between taking a `seq` and reading the clock.
     static func timedDeliveries(origin: UInt64, pause: TimeInterval) -> [String: ClosedRange<Double>] {
         let windows = Mutex<[String: ClosedRange<Double>]>([:])
         @Sendable func deliver(_ values: Range<Int>) {
@@ -100,8 +102,8 @@ import Testing
             deliver(10_000..<10_300)
             done.signal()
         }.start()
-        deliver(0..<300)
         done.wait()
+        deliver(0..<300)
         return windows.withLock { $0 }
     }
 

@@ -42,10 +42,6 @@ struct EventClock: Sendable {
         usesCounter ? crx_cycle_counter() : Self.monotonicNanoseconds()
     }
 
-    /// How readings taken up to now become nanoseconds since the start: a line from the start
-    /// to a pair read now.
-    func lineToNow() -> Line { line(from: start) }
-
     /// A line from `from` (a pair taken before, or the start) to a pair read now.
     func line(from: Pair) -> Line {
         guard usesCounter else { return Line(origin: start.nanoseconds) }
@@ -109,6 +105,42 @@ struct EventClock: Sendable {
             let (back, overflow) = ticks.multipliedReportingOverflow(by: whole)
             let before = back &+ ticks.multipliedFullWidth(by: fraction).high
             return !overflow && before < offset ? offset &- before : 0
+        }
+    }
+
+    /// Readings made nanoseconds along lines joined end to end, each from the pair that ended
+    /// the one before to a pair read when it was added (`extend`): a conversion reads the line
+    /// that holds the reading, so a reading converts to the same time at every later
+    /// conversion (a snapshot and a nested scope's agree), and times keep the readings' order.
+    struct Lines: Sendable {
+        private(set) var lines: [Line] = []
+        /// Most lines kept: past that, the older half goes (a reading before the oldest kept is
+        /// carried along it). A line is 56 bytes, added at each snapshot or batch.
+        static let most = 1024
+
+        /// Adds a line from the last one's end (or the start) to a pair read now.
+        mutating func extend(_ clock: EventClock) {
+            let line = clock.line(from: lines.last?.to ?? clock.start)
+            if lines.count >= Self.most { lines.removeFirst(Self.most / 2) }
+            lines.append(line)
+        }
+
+        /// Nanoseconds since the start: along the last line that starts at or before the
+        /// reading (the newest, nearly always), else the oldest.
+        @inline(__always)
+        func nanoseconds(_ reading: UInt64) -> UInt64 {
+            guard let last = lines.last else { return 0 }
+            if reading >= last.from.count { return last.nanoseconds(reading) }
+            return lines[line(before: reading)].nanoseconds(reading)
+        }
+
+        private func line(before reading: UInt64) -> Int {
+            var low = 0, high = lines.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if lines[middle].from.count <= reading { low = middle } else { high = middle - 1 }
+            }
+            return low
         }
     }
 

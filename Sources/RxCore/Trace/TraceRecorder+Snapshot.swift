@@ -10,7 +10,7 @@ extension TraceRecorder {
         // The ring's records and what the threads' buffers hold (read in place, under the lock).
         var records: [TraceRecord] = []
         var pendingSteps = 0, pendingEvents = 0
-        let (state, totalSteps, totalEvents, texts, line) = self.state.withLock { state in
+        let (state, totalSteps, totalEvents, texts, lines) = self.state.withLock { state in
             Self.sample(&state, seq: clock.load(ordering: .relaxed), force: true, interval: 1)
             // A streamed recording: the threads' lanes and buffers into `stream` first.
             if streamed { Self.absorb(into: &state, clock: eventClock) }
@@ -35,12 +35,13 @@ extension TraceRecorder {
                 texts.merge(stream.retainedTexts) { old, _ in old }
                 texts.merge(Self.textsBySeq(stream.records, stream.texts)) { old, _ in old }
             }
-            // Read after the records: every time they hold lies between the start and now. (A
+            // A line to a pair read after the records: every time they hold lies before it. (A
             // streamed recording's were made nanoseconds by `absorb`.)
-            let line = streamed ? nil : eventClock.lineToNow()
-            return (state, state.records.totalSteps, state.records.totalEvents, texts, line)
+            if !streamed { state.timeLines.extend(eventClock) }
+            let lines = streamed ? nil : state.timeLines
+            return (state, state.records.totalSteps, state.records.totalEvents, texts, lines)
         }
-        if let line { records.withUnsafeMutableBufferPointer { Self.convertTimes($0, along: line, before: nil) } }
+        if let lines { records.withUnsafeMutableBufferPointer { Self.convertTimes($0, along: lines) } }
         // Each record's steps and event, in `seq` order (threads flush their buffers at
         // different times), the newest `ringCapacity` of each kept.
         var stepRefs: [RecordRef] = [], eventRefs: [RecordRef] = []
@@ -80,7 +81,7 @@ extension TraceRecorder {
                     createdAt: record.createdAt.map { Self.seconds($0) },
                     disposedAt: record.disposedAt.map { Self.seconds($0) },
                     deinitializedAt: record.deinitializedAt.map { Self.seconds($0) },
-                    terminatedAt: record.terminatedAt.map { Self.seconds(line?.nanoseconds($0) ?? $0) }
+                    terminatedAt: record.terminatedAt.map { Self.seconds(lines?.nanoseconds($0) ?? $0) }
                 ))
         }
         // A streamed recording keeps edges with their nodes.

@@ -256,8 +256,8 @@ extension TraceRecorder {
         var retainedResources: [ResourceRecord] = []
         /// Nodes deinitialized while a scope was open: they leave when the last scope closes.
         var deferredEvictions: [Int] = []
-        /// How the last `absorb` made clock readings nanoseconds (nil: none yet).
-        var timeLine: EventClock.Line? = nil
+        /// How `absorb` makes clock readings nanoseconds (a line added at each).
+        var timeLines = EventClock.Lines()
     }
 
     /// Moves what every thread's lane holds into `state.stream` (a streamed recording; under
@@ -271,9 +271,8 @@ extension TraceRecorder {
     /// Event times and termination times leave the lanes as nanoseconds since the start
     /// (`clock`'s readings until then): along a line from the pair read at the absorb before
     /// to one read now, after the lanes were taken, so that the readings taken lie between
-    /// the two. Each segment starts where the one before ended, so a reading converts to the
-    /// same time in either (a record that came after the absorb before but read the clock
-    /// before it): times stay in the readings' order from batch to batch.
+    /// the two (`EventClock.Lines`: a record that came after the absorb before but read the
+    /// clock before it converts along the line before).
     static func absorb(into state: inout State, clock: EventClock) {
         guard var stream = state.stream else { return }
         state.stream = nil // moved out, so that appending to its arrays copies nothing
@@ -281,13 +280,10 @@ extension TraceRecorder {
         stream.retiredLanes = []
         let retired = lanes.count
         for buffer in state.buffers { lanes.append(buffer.takeLane()) }
-        let previous = stream.timeLine
-        let line = clock.line(from: previous?.to ?? clock.start)
-        stream.timeLine = line
+        stream.timeLines.extend(clock)
+        let lines = stream.timeLines
         for index in lanes.indices {
-            lanes[index].records.withUnsafeMutableBufferPointer {
-                Self.convertTimes($0, along: line, before: previous)
-            }
+            lanes[index].records.withUnsafeMutableBufferPointer { Self.convertTimes($0, along: lines) }
         }
         defer {
             // Emptied, back to their threads' buffers for the next batch (moved out of `lanes`,
@@ -315,7 +311,7 @@ extension TraceRecorder {
         for index in lanes.indices {
             for var op in lanes[index].ops {
                 if case .terminated(let node, let seq, let time?) = op {
-                    op = .terminated(node, seq, at: Self.nanoseconds(time, along: line, before: previous))
+                    op = .terminated(node, seq, at: lines.nanoseconds(time))
                 }
                 switch state.nodes.apply(op) {
                 case true?: stream.ops.append(op)
@@ -347,26 +343,13 @@ extension TraceRecorder {
         state.stream = stream
     }
 
-    /// Makes the times `records` hold nanoseconds since the start (`hasRealTime`): a reading
-    /// along `line`, or along `previous` when it came before `line` starts (see `absorb`). A
-    /// pass of a few instructions a record.
-    static func convertTimes(
-        _ records: UnsafeMutableBufferPointer<TraceRecord>, along line: EventClock.Line,
-        before previous: EventClock.Line?
-    ) {
+    /// Makes the times `records` hold nanoseconds since the start (`hasRealTime`), along
+    /// `lines`. A pass of a few instructions a record.
+    static func convertTimes(_ records: UnsafeMutableBufferPointer<TraceRecord>, along lines: EventClock.Lines) {
         guard let first = records.baseAddress else { return }
         for record in first..<(first + records.count) where record.pointee.hasRealTime {
-            record.pointee.time = nanoseconds(record.pointee.time, along: line, before: previous)
+            record.pointee.time = lines.nanoseconds(record.pointee.time)
         }
-    }
-
-    /// A reading as nanoseconds since the start: along `line`, or along `previous` when it
-    /// came before `line` starts.
-    @inline(__always)
-    static func nanoseconds(_ reading: UInt64, along line: EventClock.Line, before previous: EventClock.Line?) -> UInt64
-    {
-        if let previous, reading < line.from.count { return previous.nanoseconds(reading) }
-        return line.nanoseconds(reading)
     }
 
     /// Appends `source` to `target`: by swapping the two when `target` is empty (one recording

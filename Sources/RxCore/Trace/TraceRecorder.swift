@@ -141,6 +141,9 @@ public final class TraceRecorder: RxTracer {
         var resources: Ring<ResourceRecord>
         var lastSample: UInt64 = 0
         var anomaliesDropped = 0
+        /// How `snapshot` makes a recording in code's clock readings nanoseconds (a line added at
+        /// each).
+        var timeLines = EventClock.Lines()
         /// Every mark, in `seq` order (a few per test: all kept).
         var marks: [MarkRecord] = []
         /// The per-thread buffers of this recorder.
