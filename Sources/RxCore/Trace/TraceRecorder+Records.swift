@@ -76,7 +76,10 @@ extension TraceRecorder {
             // The element's bytes straight into the record (no copy through a local). A
             // one-word element as a word: `storeBytes(of:as:)` of the generic element,
             // unspecialised where the sinks call, is a runtime call and a `memcpy`.
-            if MemoryLayout<Element>.size <= MemoryLayout<UInt64>.size, RecordSlot.fitsOne(entry, type: type) {
+            // (`RecordSlot.fitsOne`, its value known to be one word.)
+            if MemoryLayout<Element>.size <= MemoryLayout<UInt64>.size, type != RecordSlot.wide,
+                entry.thread < UInt32(RecordSlot.wide)
+            {
                 buffer.append(self, slots: 1) { slot in
                     slot.initialize(to: RecordSlot(entry, type: type))
                     let word = UnsafeMutableRawPointer(slot) + RecordSlot.wordOffset
