@@ -292,7 +292,13 @@ extension TraceRecordReader.Parser {
         let steps = flags & TraceFormat3.Flag.steps != 0
         let event = flags & TraceFormat3.Flag.event != 0
         let second = flags & TraceFormat3.Flag.secondEvent != 0
-        let stepCount: UInt64 = steps ? (shape == .observed || shape == .receivedForwarded ? 2 : 1) : 0
+        let stepCount: UInt64
+        switch shape {
+        case _ where !steps: stepCount = 0
+        case .forwarded, .received, .step: stepCount = 1
+        case .observed, .receivedForwarded: stepCount = 2
+        case .forwardedObserved: stepCount = 3
+        }
         format3.nextSeq = seq &+ stepCount &+ (event ? 1 : 0) &+ (second ? 1 : 0)
         let thread = format3.thread
         let detail = shape == .step ? value : TraceEventKind.describe(kind, value)
@@ -319,6 +325,10 @@ extension TraceRecordReader.Parser {
             case .receivedForwarded:
                 step(seq, call, 0, from)
                 step(seq &+ 1 &+ eventStep, .forwardOn, from, to)
+            case .forwardedObserved:
+                step(seq, .forwardOn, from, to)
+                step(seq &+ 1, .on, from, to)
+                step(seq &+ 2 &+ eventStep, .onCore, from, to)
             }
         }
         let stepValues: UInt64 = steps ? 1 : 0
@@ -326,7 +336,7 @@ extension TraceRecordReader.Parser {
             if event { deliver(seq &+ stepValues, from) }
             if second { deliver(seq &+ 2 &* stepValues &+ eventStep, to) }
         } else if event {
-            deliver(seq &+ stepValues, to)
+            deliver(seq &+ (shape == .forwardedObserved ? 2 &* stepValues : stepValues), to)
         }
     }
 }

@@ -46,6 +46,8 @@ extension ObserverBase {
     /// `onNext` of an observer born while tracing: the steps `on` and `onCore` and the event,
     /// or an `eventAfterTermination` anomaly once stopped; an `onNext` that starts while another
     /// `on` is under way is reported (`reentrantOn`, `concurrentOn`).
+    /// A sink delivering here may have left its `forwardOn` step to this record
+    /// (`TraceHop.mergesObserved`): then one record holds both.
     @inline(never)
     final func tracedOnNext(_ element: Element) {
         if state.load(ordering: .relaxed) & observerStoppedFlag != 0 { return traceLateNext(element) }
@@ -54,8 +56,14 @@ extension ObserverBase {
         let hop = unmanagedTrace
         let node = hop?._withUnsafeGuaranteedRef { $0.node } ?? 0
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+            let forwarded = local.forwardingTo == node && node != 0
+            if forwarded { local.forwardingTo = 0 }
             guard Tracing.isOn, Tracing.refresh(local) else { return }
-            TraceHook.observedNext(local, node: node, element: element)
+            if forwarded {
+                TraceHook.forwardedObservedNext(local, node: node, element: element)
+            } else {
+                TraceHook.observedNext(local, node: node, element: element)
+            }
             entered = hop?._withUnsafeGuaranteedRef { $0.begin(local, next: element) } ?? false
         }
         onNextCore(element)
@@ -83,8 +91,19 @@ extension ObserverBase {
     }
 
     // Out of line: `tracedOnNext` never sets up the `Event` made here (docs/architecture.md).
+    // A sink's `forwardOn` left to this observer is recorded alone first, as the sink would have.
     @inline(never)
-    private func traceLateNext(_ element: Element) { traceLate(.next(element)) }
+    private func traceLateNext(_ element: Element) {
+        let node = traceID
+        TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
+            guard local.forwardingTo == node, node != 0 else { return }
+            local.forwardingTo = 0
+            if Tracing.isOn, Tracing.refresh(local) {
+                TraceHook.forwardedBeforeDelivery(local, node: node, element: element)
+            }
+        }
+        traceLate(.next(element))
+    }
 
     private func traceLate(_ event: Event<Element>) {
         Tracing.active?.anomaly(node: traceID, .eventAfterTermination, detail: event.debugDescription)

@@ -44,6 +44,10 @@ final class TraceHop {
     private let ownsTarget: Bool
     /// False when the observer records the events it receives itself (`TraceSelfRecording`).
     let recordsEvent: Bool
+    /// A sink's or a subject's hop into a traced `ObserverBase`: the observer's traced `onNext`
+    /// records the hop's `forwardOn` step of an element with its own `on` (`TraceLocal.forwardingTo`),
+    /// one record where there were two (`TraceRecord.Shape.forwardedObserved`).
+    let mergesObserved: Bool
     /// The node whose call site nodes born during a delivery take (0: none; a subject's hop
     /// into an observer that is not a node lends none).
     private let receiver: UInt64
@@ -92,6 +96,10 @@ final class TraceHop {
         self.target = target
         self.ownsTarget = ownsTarget
         self.recordsEvent = !traceRecordsOwnEvents(observer)
+        // The observer's own node (so it is traced and takes `forwardingTo`), no context to bind.
+        self.mergesObserved =
+            sender != .observer && target != 0 && !ownsTarget && context == nil
+            && TraceTypeFacts.of(observer).contains(.checksOwnOn)
         self.receiver = sender == .sink && target == 0 ? node : target
         self.overlapNode = target == 0 ? node : target
         self.sender = sender
@@ -109,6 +117,7 @@ final class TraceHop {
         self.target = node
         self.ownsTarget = false
         self.recordsEvent = false
+        self.mergesObserved = false
         self.receiver = node
         self.overlapNode = node
         self.sender = .observer
@@ -295,6 +304,14 @@ extension Sink {
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
             sinkHop(flags.load(ordering: .relaxed))._withUnsafeGuaranteedRef { hop in
                 guard Tracing.isOn, Tracing.refresh(local) else { return observer.onNext(element) }
+                if hop.mergesObserved, let recorder = local.recorder,
+                    recorder._withUnsafeGuaranteedRef({ $0.mergesObserved })
+                {
+                    // The observer records this step with its own `on` (`TraceHop.mergesObserved`).
+                    local.forwardingTo = hop.target
+                    hop.deliver(local, element, to: observer)
+                    return assert(local.forwardingTo == 0, "an observer left a sink's forwardOn unrecorded")
+                }
                 TraceHook.forwardedNext(
                     local, from: hop.node, to: hop.target, element: element, recordEvent: hop.recordsEvent)
                 hop.deliver(local, element, to: observer)

@@ -30,7 +30,7 @@ package enum TraceFormat3 {
 
     /// A traced call's shapes (`TraceRecord.Shape`), by code.
     package enum Shape: UInt8, CaseIterable {
-        case forwarded, received, observed, step, receivedForwarded
+        case forwarded, received, observed, step, receivedForwarded, forwardedObserved
     }
 
     /// The flags byte of a traced call: bits 0–1 the event's kind (`eventKinds`), then these.

@@ -44,6 +44,11 @@ final class TraceLocal {
     /// Traced deliveries (`forwardOn` of a traced sink, a subject delivering) under way.
     @exclusivity(unchecked) var deliveries = 0
 
+    /// The observer a sink's `forwardOn` is delivering an element to, which records the sink's
+    /// step with its own (`TraceHop.mergesObserved`); 0: none. Set by the sink just before the
+    /// delivery, taken by the observer's traced `onNext` first thing.
+    @exclusivity(unchecked) var forwardingTo: UInt64 = 0
+
     // MARK: Observer nodes (`ObserverNode`)
     /// The node a subscription made for its observer, offered to the hop that takes the
     /// observer during `run` (0: none), and the observer's type.

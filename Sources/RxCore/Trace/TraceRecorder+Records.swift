@@ -31,6 +31,38 @@ extension TraceRecorder {
             recordEvent: true)
     }
 
+    /// A sink's `forwardedNext(…, recordEvent: false)` into `node` and then `node`'s own
+    /// `observedNext`, as one record, which the observer writes (`TraceHop.mergesObserved`): its
+    /// steps, event, `seq`s and time are the two records'. The sink is the observer's caller.
+    @inline(__always)
+    func forwardedObservedNext<Element>(_ traceLocal: TraceLocal, node: UInt64, element: Element) {
+        guard Self.isPlain(Element.self), local(node) != 0 else {
+            return forwardedThenObservedNext(traceLocal, node: node, element: element)
+        }
+        recordNext(
+            traceLocal, .forwardedObserved, .forwardOn, from: RunContext.caller(of: node, traceLocal), to: node,
+            element: element, recordEvent: true)
+    }
+
+    /// `forwardedObservedNext` as the two records: an element described now, or an observer
+    /// of another recorder. Out of line, as `receivedThenForwardedNext`.
+    @inline(never)
+    private func forwardedThenObservedNext<Element>(_ traceLocal: TraceLocal, node: UInt64, element: Element) {
+        forwardedBeforeDelivery(traceLocal, node: node, element: element)
+        observedNext(traceLocal, node: node, element: element)
+    }
+
+    /// The sink's record of a `forwardOn` it left to the observer (`forwardedObservedNext`), alone:
+    /// the observer had stopped, or is not a node of this recorder. Its time is read as the sink
+    /// would have read it, before its delivery to `node` (which is under way).
+    @inline(never)
+    func forwardedBeforeDelivery<Element>(_ traceLocal: TraceLocal, node: UInt64, element: Element) {
+        let sink = RunContext.caller(of: node, traceLocal)
+        traceLocal.deliveries &-= 1
+        forwardedNext(traceLocal, from: sink, to: node, element: element, recordEvent: false)
+        traceLocal.deliveries &+= 1
+    }
+
     /// `receivedNext(.on, node:…)` and then `forwardedNext(from: node, …)`, as one record: a
     /// sink's own `on` and the `forwardOn` it does next (`create`'s sink), with nothing between
     /// them on this thread.
@@ -199,7 +231,7 @@ extension TraceRecorder {
         // `.receivedForwarded`: the sink's own event on `from`, then (`.secondEvent`) the one on `to`.
         let firstEvent = shape == .receivedForwarded ? keepEvents : toEvent
         let secondEvent = shape == .receivedForwarded && toEvent
-        let about = shape == .forwarded || shape == .receivedForwarded ? from : to
+        let about = shape == .forwarded || shape == .receivedForwarded || shape == .forwardedObserved ? from : to
         let time = keepEvents ? eventTime(traceLocal, shape, node: about) : (0 as UInt64, false)
         var parts: TraceRecord.Parts = keepSteps ? [.steps, .keptSteps] : []
         if firstEvent { parts.formUnion([.event, .keptEvent]) }
@@ -222,14 +254,16 @@ extension TraceRecorder {
     func eventTime(_ traceLocal: TraceLocal, _ shape: Shape, node: UInt64) -> (UInt64, Bool) {
         if traceLocal.virtualDepth > 0 { return (traceLocal.virtualNow.bitPattern, true) }
         let now: UInt64
-        if traceLocal.deliveries > 0 {
+        // `.forwardedObserved` is written inside the sink's delivery: its time is the sink's,
+        // read outside it.
+        if traceLocal.deliveries > (shape == .forwardedObserved ? 1 : 0) {
             now = traceLocal.time
         } else if shape == .receivedForwarded {
             // The `on` reads the clock and its `forwardOn` reuses the reading.
             now = Self.monotonicNanoseconds()
             traceLocal.time = now
             traceLocal.timeReadBy = 0
-        } else if shape == .forwarded {
+        } else if shape == .forwarded || shape == .forwardedObserved {
             if traceLocal.timeReadBy != node || node == 0 {
                 traceLocal.time = Self.monotonicNanoseconds()
             }

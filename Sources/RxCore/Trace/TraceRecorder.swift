@@ -177,6 +177,13 @@ public final class TraceRecorder: RxTracer {
     let keepSteps: Bool
     let keepEvents: Bool
 
+    /// Whether a sink's `forwardOn` of an element into a traced `ObserverBase` and the observer's
+    /// `on` are kept as one record (`TraceRecord.Shape.forwardedObserved`): when steps are kept
+    /// (else the sink's step is no record at all) and recorders are made so (`mergingObserved`;
+    /// tests turn it off to compare with two records).
+    let mergesObserved: Bool
+    nonisolated(unsafe) static var mergingObserved = true
+
     /// Wakes a streamed recording's writer when much is pending.
     let streamWake = DispatchSemaphore(value: 0)
     /// Whether records are handed to a writer (`TraceStreamWriter`) rather than kept in rings.
@@ -195,6 +202,7 @@ public final class TraceRecorder: RxTracer {
         if streamed { options.resourceInterval = max(options.resourceInterval, Self.streamedResourceInterval) }
         self.options = options
         self.streamed = streamed
+        self.mergesObserved = Self.mergingObserved && options.keep == .all
         self.idBase = Tracing.newIDBase()
         self.keepSteps = options.keep == .all
         self.keepEvents = options.keep != .graph

@@ -33,6 +33,10 @@ struct TraceRecord {
         /// (0 → `from`), the event on `from`, the step `forwardOn` (`from` → `to`), the event on
         /// `to` (`.secondEvent`).
         case receivedForwarded
+        /// A sink's `forwardOn` into an observer that records its own events and the observer's
+        /// `on` (`ObserverBase`), recorded by the observer: the step `forwardOn` (`from` → `to`),
+        /// the step `on` (`from` → `to`), the event on `to`, the step `onCore` (`from` → `to`).
+        case forwardedObserved
     }
 
     struct Parts: OptionSet {
@@ -75,7 +79,12 @@ struct TraceRecord {
     /// Steps the call recorded.
     @inline(__always)
     private var stepCount: Int {
-        parts.contains(.steps) ? (shape == .observed || shape == .receivedForwarded ? 2 : 1) : 0
+        guard parts.contains(.steps) else { return 0 }
+        switch shape {
+        case .forwarded, .received, .step: return 1
+        case .observed, .receivedForwarded: return 2
+        case .forwardedObserved: return 3
+        }
     }
 
     /// Events the call recorded.
@@ -110,6 +119,10 @@ struct TraceRecord {
         case .receivedForwarded:
             body(seq, call, 0, from)
             body(seq &+ 1 &+ event, .forwardOn, from, to)
+        case .forwardedObserved:
+            body(seq, .forwardOn, from, to)
+            body(seq &+ 1, .on, from, to)
+            body(seq &+ 2 &+ event, .onCore, from, to)
         }
     }
 
@@ -121,7 +134,8 @@ struct TraceRecord {
             if parts.contains(.event) { body(seq &+ steps, from) }
             if parts.contains(.secondEvent) { body(seq &+ 2 &* steps &+ (parts.contains(.event) ? 1 : 0), to) }
         } else if parts.contains(.event) {
-            body(seq &+ steps, to)
+            // After the one step before it (two for `.forwardedObserved`: `forwardOn`, `on`).
+            body(seq &+ (shape == .forwardedObserved ? 2 &* steps : steps), to)
         }
     }
 }
@@ -186,7 +200,7 @@ final class RecordRing: @unchecked Sendable {
     /// What a slot (or a run of slots of one chunk) holds, in one word, so that runs add and
     /// subtract as words: steps kept (bits 0–11), events kept (bits 12–23), slots that start no
     /// record (bits 24–31: a two-slot record's second, a filler). A chunk's 256 slots hold at
-    /// most 512 steps and 512 events.
+    /// most 768 steps and 512 events.
     private struct Held {
         let bits: UInt32
 
@@ -257,7 +271,7 @@ final class RecordRing: @unchecked Sendable {
         limit = 2 * max(self.steps, self.events)
         // Room for what the ring holds and a few threads' buffers, at most 1.25 MB a slab.
         chunksPerSlab = min(Self.maxSlabRecords, limit + 4 * Self.chunkCapacity) / Self.chunkCapacity
-        // Room for 8 shapes (there are 5) and every 7-bit set of parts.
+        // Room for 8 shapes (there are 6) and every 7-bit set of parts.
         heldByKind = .allocate(capacity: 8 << 7)
         heldByKind.initialize(repeating: Held(bits: 0), count: 8 << 7)
         for rawShape in 0..<8 {

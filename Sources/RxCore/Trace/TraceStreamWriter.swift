@@ -586,6 +586,7 @@ final class TraceBinaryStreamEncoding: TraceStreamEncoding {
         case .observed: shape = .observed
         case .step: shape = .step
         case .receivedForwarded: shape = .receivedForwarded
+        case .forwardedObserved: shape = .forwardedObserved
         }
         var flags = TraceFormat3.code(record.kind)
         // A streamed recording's records are never split: what a call recorded is what it keeps.

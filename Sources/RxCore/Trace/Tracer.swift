@@ -596,6 +596,30 @@ enum TraceHook {
         }
     }
 
+    /// The `forwardOn` a sink left to the observer `node` (`TraceHop.mergesObserved`), then
+    /// `node`'s `on`: one record with the recorder.
+    @inline(__always)
+    static func forwardedObservedNext<Element>(_ local: TraceLocal, node: UInt64, element: Element) {
+        if let recorder = local.recorder {
+            recorder._withUnsafeGuaranteedRef { $0.forwardedObservedNext(local, node: node, element: element) }
+        } else if let tracer = local.tracer {
+            tracer.forwardedNext(
+                from: RunContext.caller(of: node, local), to: node, element: element, recordEvent: false)
+            tracer.observedNext(node: node, element: element)
+        }
+    }
+
+    /// The `forwardOn` a sink left to the observer `node`, alone: the observer had stopped.
+    @inline(never)
+    static func forwardedBeforeDelivery<Element>(_ local: TraceLocal, node: UInt64, element: Element) {
+        if let recorder = local.recorder {
+            recorder._withUnsafeGuaranteedRef { $0.forwardedBeforeDelivery(local, node: node, element: element) }
+        } else if let tracer = local.tracer {
+            tracer.forwardedNext(
+                from: RunContext.caller(of: node, local), to: node, element: element, recordEvent: false)
+        }
+    }
+
     @inline(__always)
     static func observedNext<Element>(_ local: TraceLocal, node: UInt64, element: Element) {
         if let recorder = local.recorder {
