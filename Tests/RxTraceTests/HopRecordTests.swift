@@ -175,7 +175,8 @@ import Testing
 
         /// A record of a random shape: a hop with or without its event, an observed element,
         /// a `create` sink's `on` and `forwardOn`, a hop and the observer's `on`, a step alone, an
-        /// event alone; a few with their value kept aside as text.
+        /// event alone; a few with their value kept aside as text, a few that take two slots (a
+        /// two-word value, a thread numbered past 65,534).
         mutating func record(keepSteps: Bool) -> (TraceRecord, String?) {
             var shape: TraceRecord.Shape = [
                 .forwarded, .received, .observed, .step, .receivedForwarded, .forwardedObserved,
@@ -190,15 +191,67 @@ import Testing
             }
             let text: String? = next() % 7 == 0 ? "text of \(seq)" : nil
             if text != nil { parts.insert(.text) }
-            let record = TraceRecord(
+            var record = TraceRecord(
                 seq: seq, time: 0, words: (seq, 0, 0), type: text == nil ? Int.self : nil,
                 from: 1, to: 2, thread: 0, call: .on, kind: .next, shape: shape, parts: parts
             )
+            switch next() % 8 {
+            case 0:
+                record.words.1 = seq &* 3
+                record.type = text == nil ? (Int, Int).self : nil
+            case 1: record.thread = 70_000
+            default: break
+            }
             // Room for the most clock values a record takes (4), whatever parts the tests then add
             // or take away: no two records' steps or events share a `seq`.
             seq += 4
             return (record, text)
         }
+    }
+
+    /// `records` in slots as a thread's buffer stores them (no filler: a batch of whole records).
+    private static func slots(of records: [TraceRecord]) -> [RecordSlot] {
+        var slots = [RecordSlot](repeating: .filler, count: 2 * records.count)
+        var count = 0
+        slots.withUnsafeMutableBufferPointer { buffer in
+            for record in records {
+                count += RecordSlot.initialize(
+                    buffer.baseAddress! + count, to: record, type: TraceTypes.number(of: record.type))
+            }
+        }
+        return Array(slots.prefix(count))
+    }
+
+    /// Writes `record` into `chunk`, lent by `ring`, as a thread's buffer does: a filler ends a
+    /// chunk with one slot left before a record of two, and a full chunk is handed over.
+    private static func write(
+        _ record: TraceRecord, into chunk: inout UnsafeMutablePointer<RecordSlot>, filled: inout Int,
+        of ring: RecordRing
+    ) {
+        let type = TraceTypes.number(of: record.type)
+        if filled + RecordSlot.count(record, type: type) > RecordRing.chunkCapacity {
+            (chunk + filled).initialize(to: .filler)
+            chunk = ring.adopt(chunk, count: filled + 1)
+            filled = 0
+        }
+        filled += RecordSlot.initialize(chunk + filled, to: record, type: type)
+        if filled == RecordRing.chunkCapacity {
+            chunk = ring.adopt(chunk, count: filled)
+            filled = 0
+        }
+    }
+
+    /// Whether two lists of records are the same, field by field (the value's type by identity).
+    static func sameRecords(_ a: [TraceRecord], _ b: [TraceRecord]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { Self.same($0, $1) }
+    }
+
+    static func same(_ a: TraceRecord, _ b: TraceRecord, ignoringKept: Bool = false) -> Bool {
+        let kept: TraceRecord.Parts = ignoringKept ? [.keptSteps, .keptEvent] : []
+        return a.seq == b.seq && a.time == b.time && a.words == b.words && a.from == b.from && a.to == b.to
+            && a.thread == b.thread && a.call == b.call && a.kind == b.kind && a.shape == b.shape
+            && a.parts.subtracting(kept) == b.parts.subtracting(kept)
+            && a.type.map(ObjectIdentifier.init) == b.type.map(ObjectIdentifier.init)
     }
 
     /// The `seq`s of the steps and events `records` hold, the newest `steps` and `events`.
@@ -219,6 +272,7 @@ import Testing
         let ring = RecordRing(steps: steps, events: events)
         var generator = Generator(state: UInt64(steps * 31 + events))
         var all: [TraceRecord] = []
+        var written: [UInt64: TraceRecord] = [:]
         var texts: [UInt64: String] = [:]
         for round in 0..<2_000 {
             // Stretches of records without events, then of records without steps.
@@ -231,10 +285,13 @@ import Testing
             if record.keptSteps + record.keptEvents == 0 { continue }
             ring.append(record, text: text)
             all.append(record)
+            written[record.seq] = record
             if let text { texts[record.seq] = text }
 
             var held: [TraceRecord] = []
             ring.appendRecords(to: &held)
+            // One slot or two, each record reads back as written (a part of it, if split).
+            #expect(held.allSatisfy { Self.same($0, written[$0.seq]!, ignoringKept: true) })
             let expected = newest(all, steps: steps, events: events)
             let got = newest(held, steps: steps, events: events)
             #expect(got.steps == expected.steps)
@@ -263,23 +320,27 @@ import Testing
         let one = RecordRing(steps: 50, events: 50), batch = RecordRing(steps: 50, events: 50)
         var generator = Generator(state: 7)
         var pending: [TraceRecord] = []
+        var written: [UInt64: TraceRecord] = [:]
         for _ in 0..<5_000 {
             var (record, _) = generator.record(keepSteps: true)
             record.parts.remove(.text)
-            record.type = Int.self
+            if record.type == nil { record.type = Int.self }
             one.append(record)
+            written[record.seq] = record
             pending.append(record)
-            if pending.count == 256 {
-                pending.withUnsafeBufferPointer { batch.append(contentsOf: $0) }
+            if pending.count == 200 {
+                Self.slots(of: pending).withUnsafeBufferPointer { batch.append(contentsOf: $0) }
                 pending.removeAll()
             }
         }
-        pending.withUnsafeBufferPointer { batch.append(contentsOf: $0) }
+        Self.slots(of: pending).withUnsafeBufferPointer { batch.append(contentsOf: $0) }
         var a: [TraceRecord] = [], b: [TraceRecord] = []
         one.appendRecords(to: &a)
         batch.appendRecords(to: &b)
         #expect(newest(a, steps: 50, events: 50) == newest(b, steps: 50, events: 50))
         #expect(one.totalSteps == batch.totalSteps && one.totalEvents == batch.totalEvents)
+        // Every record read back is the one appended (a part of it, when the ring split it).
+        #expect(b.allSatisfy { Self.same($0, written[$0.seq]!, ignoringKept: true) })
     }
 
     /// A thread's full buffer joins the ring as a chunk, with no copy (`adopt`), among records
@@ -294,7 +355,7 @@ import Testing
         for round in 0..<20_000 {
             var (record, _) = generator.record(keepSteps: true)
             record.parts.remove(.text)
-            record.type = Int.self
+            if record.type == nil { record.type = Int.self }
             record.words.0 = record.seq
             one.append(record)
             if round % 997 == 0 {
@@ -304,12 +365,7 @@ import Testing
                 adopted.append(record)
                 continue
             }
-            (chunk + filled).initialize(to: record)
-            filled += 1
-            if filled == RecordRing.chunkCapacity {
-                chunk = adopted.adopt(chunk, count: filled)
-                filled = 0
-            }
+            Self.write(record, into: &chunk, filled: &filled, of: adopted)
         }
         chunk = adopted.adopt(chunk, count: filled)
         adopted.takeBack(chunk)
@@ -336,6 +392,7 @@ import Testing
         var all: [TraceRecord] = []
         var chunk = ring.lendChunk()
         var filled = 0
+        var slots: [UInt64: Int] = [:]
         for round in 0..<12_000 {
             var (record, text) = generator.record(keepSteps: true)
             // Every record holds a step and an event: the ring never reaches its limit.
@@ -347,13 +404,9 @@ import Testing
                 ring.append(record, text: text)
             } else {
                 record.parts.remove(.text)
-                (chunk + filled).initialize(to: record)
-                filled += 1
-                if filled == RecordRing.chunkCapacity {
-                    chunk = ring.adopt(chunk, count: filled)
-                    filled = 0
-                }
+                Self.write(record, into: &chunk, filled: &filled, of: ring)
             }
+            slots[record.seq] = RecordSlot.count(record, type: TraceTypes.number(of: record.type))
             all.append(record)
         }
         chunk = ring.adopt(chunk, count: filled)
@@ -369,7 +422,11 @@ import Testing
         ring.appendRecords(to: &held)
         #expect(ring.splits == 0)
         #expect(held.map(\.seq) == all.suffix(keep).map(\.seq))
-        #expect(ring.count == keep)
+        #expect(Self.sameRecords(held, Array(all.suffix(keep))))
+        // The slots of those records, and a filler at most where a chunk ended before a record
+        // of two slots.
+        let keptSlots = all.suffix(keep).reduce(0) { $0 + slots[$1.seq]! }
+        #expect(ring.count >= keptSlots && ring.count <= keptSlots + keptSlots / (RecordRing.chunkCapacity - 1) + 1)
         let textSeqs = Set(held.filter { $0.parts.contains(.text) }.map(\.seq))
         #expect(Set(ring.texts.keys) == textSeqs)
         if keep > 100 { #expect(!textSeqs.isEmpty) }

@@ -68,6 +68,31 @@ final class TraceLocal {
     @exclusivity(unchecked) var unmanagedBuffer: Unmanaged<TraceRecorder.Buffer>?
     @exclusivity(unchecked) var bufferKey: UInt64 = .max
 
+    // MARK: Record types
+    /// The last two value types this thread recorded (their metadata addresses) and their
+    /// numbers in `TraceTypes`: an element's type costs a compare, not a lookup.
+    @exclusivity(unchecked) var recordTypeKeys: (UInt, UInt) = (0, 0)
+    @exclusivity(unchecked) var recordTypeNumbers: (UInt16, UInt16) = (0, 0)
+
+    /// `type`'s number in `TraceTypes.shared`, from this thread's cache.
+    @inline(__always)
+    func recordTypeNumber(_ type: Any.Type) -> UInt16 {
+        let key = UInt(bitPattern: unsafeBitCast(type, to: Int.self))
+        if recordTypeKeys.0 == key { return recordTypeNumbers.0 }
+        if recordTypeKeys.1 == key { return recordTypeNumbers.1 }
+        return recordTypeNumberMissed(type, key)
+    }
+
+    /// A type not in the cache: numbered (under `TraceTypes`' lock), and cached in place of the
+    /// older of the two.
+    @inline(never)
+    private func recordTypeNumberMissed(_ type: Any.Type, _ key: UInt) -> UInt16 {
+        let number = TraceTypes.number(of: type)
+        recordTypeKeys = (key, recordTypeKeys.0)
+        recordTypeNumbers = (number, recordTypeNumbers.0)
+        return number
+    }
+
     // MARK: Type facts (`TraceTypeFacts`)
     /// An open-addressed table of `typeFactSlots` entries: a type's metadata address, its facts
     /// and, for a `TraceIdentifiable` type, its conformance's witness table (`traceNodeID(of:)`).

@@ -15,10 +15,10 @@ extension TraceRecorder {
     /// Its entries are a chunk the ring lent (`RecordRing.lendChunk`): a full buffer of a
     /// recording in code joins the ring as it is, and the thread goes on in a new chunk.
     final class Buffer: @unchecked Sendable {
-        /// Records per buffer (64 bytes each): a ring's chunk.
+        /// Slots per buffer (`RecordSlot`, 40 bytes each; one or two a record): a ring's chunk.
         static let capacity = RecordRing.chunkCapacity
         /// Changed only by the buffer's thread, under the recorder's lock (`flush`).
-        @exclusivity(unchecked) var entries: UnsafeMutablePointer<TraceRecord>
+        @exclusivity(unchecked) var entries: UnsafeMutablePointer<RecordSlot>
         let count = Atomic<Int>(0)
         /// Entries before this one were taken by a streamed recording's writer already (read
         /// and written under the lock that guards flushing: see above).
@@ -26,31 +26,51 @@ extension TraceRecorder {
         /// A streamed recording's other records of this thread (see `Lane`).
         let lane = Mutex(Lane())
 
-        init(entries: UnsafeMutablePointer<TraceRecord>) { self.entries = entries }
+        init(entries: UnsafeMutablePointer<RecordSlot>) { self.entries = entries }
 
-        /// Appends the record `write` initialises in its slot.
+        /// Appends the record `write` initialises in its `slots` slots (1 or 2).
         @inline(__always)
-        func append(_ recorder: TraceRecorder, _ write: (UnsafeMutablePointer<TraceRecord>) -> Void) {
-            let index = count.load(ordering: .relaxed)
+        func append(_ recorder: TraceRecorder, slots: Int, _ write: (UnsafeMutablePointer<RecordSlot>) -> Void) {
+            var index = count.load(ordering: .relaxed)
+            if slots > 1, index &+ slots > Buffer.capacity { index = fillAndFlush(recorder, at: index) }
             write(entries + index)
-            count.store(index + 1, ordering: .releasing)
-            if index + 1 == Buffer.capacity { recorder.flush(self) }
+            count.store(index &+ slots, ordering: .releasing)
+            if index &+ slots == Buffer.capacity { recorder.flush(self) }
         }
 
-        /// The entries published so far (read under the lock that guards flushing).
-        var published: UnsafeBufferPointer<TraceRecord> {
+        /// Appends `record` (its value's type numbered `type`) in one slot or two.
+        @inline(__always)
+        func append(_ recorder: TraceRecorder, _ record: TraceRecord, type: UInt16) {
+            if RecordSlot.fitsOne(record, type: type) {
+                append(recorder, slots: 1) { $0.initialize(to: RecordSlot(record, type: type)) }
+            } else {
+                append(recorder, slots: 2) { RecordSlot.initializeWide($0, to: record) }
+            }
+        }
+
+        /// A two-slot record with one slot left: a filler ends the buffer, which is flushed.
+        @inline(never)
+        private func fillAndFlush(_ recorder: TraceRecorder, at index: Int) -> Int {
+            (entries + index).initialize(to: .filler)
+            count.store(index &+ 1, ordering: .releasing)
+            recorder.flush(self)
+            return count.load(ordering: .relaxed)
+        }
+
+        /// The slots published so far (read under the lock that guards flushing): whole records.
+        var published: UnsafeBufferPointer<RecordSlot> {
             UnsafeBufferPointer(start: entries, count: count.load(ordering: .acquiring))
         }
 
-        /// The entries published and not taken yet.
-        var undrained: UnsafeBufferPointer<TraceRecord> {
+        /// The slots published and not taken yet.
+        var undrained: UnsafeBufferPointer<RecordSlot> {
             let published = self.published
             return UnsafeBufferPointer(rebasing: published[min(drained, published.count)...])
         }
 
-        /// Hands the entries not taken yet to `take` and empties the buffer (its thread, when it
+        /// Hands the slots not taken yet to `take` and empties the buffer (its thread, when it
         /// is full, or when it exits).
-        func drain(_ take: (UnsafeBufferPointer<TraceRecord>) -> Void) {
+        func drain(_ take: (UnsafeBufferPointer<RecordSlot>) -> Void) {
             let rest = undrained
             if !rest.isEmpty { take(rest) }
             drained = 0
@@ -69,7 +89,7 @@ extension TraceRecorder {
             spare = nil
             lane.withLock { lane in
                 let rest = undrained
-                lane.records.append(contentsOf: rest)
+                RecordSlot.expand(rest, into: &lane.records)
                 drained += rest.count
                 swap(&taken, &lane)
             }
@@ -185,7 +205,7 @@ extension TraceRecorder {
     func flush(_ buffer: Buffer) {
         if streamed {
             let (backlog, wake) = buffer.lane.withLock { lane in
-                buffer.drain { lane.records.append(contentsOf: $0) }
+                buffer.drain { RecordSlot.expand($0, into: &lane.records) }
                 return lane.checkBacklog()
             }
             if wake { streamWake.signal() }

@@ -102,19 +102,31 @@ extension TraceRecorder {
         }
         guard var entry = prepare(traceLocal, shape, call, from: from, to: to, kind: .next, recordEvent: recordEvent)
         else { return }
-        entry.type = Element.self
         entry.seq = tick(entry.clockValues)
+        let type = traceLocal.recordTypeNumber(Element.self)
         buffer(traceLocal)._withUnsafeGuaranteedRef { buffer in
-            buffer.append(self) { slot in
-                slot.initialize(to: entry)
-                // The element's bytes straight into the record (no copy through a local). A
-                // one-word element as a word: `storeBytes(of:as:)` of the generic element,
-                // unspecialised where the sinks call, is a runtime call and a `memcpy`.
-                let words = UnsafeMutableRawPointer(slot) + TraceRecord.wordsOffset
-                if MemoryLayout<Element>.size == MemoryLayout<UInt64>.size {
-                    words.storeBytes(of: unsafeBitCast(element, to: UInt64.self), as: UInt64.self)
-                } else {
-                    words.storeBytes(of: element, as: Element.self)
+            // The element's bytes straight into the record (no copy through a local). A
+            // one-word element as a word: `storeBytes(of:as:)` of the generic element,
+            // unspecialised where the sinks call, is a runtime call and a `memcpy`.
+            // (`RecordSlot.fitsOne`, its value known to be one word.)
+            if MemoryLayout<Element>.size <= MemoryLayout<UInt64>.size, type != RecordSlot.wide,
+                entry.thread < UInt32(RecordSlot.wide)
+            {
+                buffer.append(self, slots: 1) { slot in
+                    slot.initialize(to: RecordSlot(entry, type: type))
+                    let word = UnsafeMutableRawPointer(slot) + RecordSlot.wordOffset
+                    if MemoryLayout<Element>.size == MemoryLayout<UInt64>.size {
+                        word.storeBytes(of: unsafeBitCast(element, to: UInt64.self), as: UInt64.self)
+                    } else {
+                        word.storeBytes(of: element, as: Element.self)
+                    }
+                }
+            } else {
+                // Two slots: the value's three words run on from the first slot's last field.
+                entry.type = Element.self
+                buffer.append(self, slots: 2) { slot in
+                    RecordSlot.initializeWide(slot, to: entry)
+                    (UnsafeMutableRawPointer(slot) + RecordSlot.wordOffset).storeBytes(of: element, as: Element.self)
                 }
             }
         }
@@ -168,7 +180,8 @@ extension TraceRecorder {
         let terminates = recordEvent && entry.to != 0 && kind != .next
         if captured.text == nil, !terminates {
             entry.seq = tick(count)
-            buffer(traceLocal)._withUnsafeGuaranteedRef { $0.append(self) { $0.initialize(to: entry) } }
+            let type = captured.type.map { traceLocal.recordTypeNumber($0) } ?? 0
+            buffer(traceLocal)._withUnsafeGuaranteedRef { $0.append(self, entry, type: type) }
             return
         }
         if streamed {

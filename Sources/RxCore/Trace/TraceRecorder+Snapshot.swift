@@ -23,12 +23,12 @@ extension TraceRecorder {
                     records.append(entry)
                 }
             }
-            for buffer in state.buffers where !streamed {
-                for entry in buffer.undrained {
-                    pendingSteps += entry.keptSteps
-                    pendingEvents += entry.keptEvents
-                    records.append(entry)
-                }
+            var buffered: [TraceRecord] = []
+            for buffer in state.buffers where !streamed { RecordSlot.expand(buffer.undrained, into: &buffered) }
+            for entry in buffered {
+                pendingSteps += entry.keptSteps
+                pendingEvents += entry.keptEvents
+                records.append(entry)
             }
             var texts = state.records.texts
             if let stream = state.stream {

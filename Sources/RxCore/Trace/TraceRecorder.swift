@@ -153,9 +153,10 @@ public final class TraceRecorder: RxTracer {
     }
 
     /// Bytes of one record in the ring: a traced call's step(s) and event together (the
-    /// `step` and `event` figures are the same record).
+    /// `step` and `event` figures are the same record), in one slot (a value of at most one word;
+    /// a longer one, or an inline text, takes two).
     public static var recordSizes: (step: Int, event: Int) {
-        (MemoryLayout<TraceRecord>.stride, MemoryLayout<TraceRecord>.stride)
+        (MemoryLayout<RecordSlot>.stride, MemoryLayout<RecordSlot>.stride)
     }
 
     /// Fewest clock ticks between two resource samples of a streamed recording.

@@ -7,8 +7,9 @@ import Darwin
 #endif
 
 /// One traced call as the recorder keeps it: the step (or steps) and the event (or events) that
-/// call recorded, in one record of 64 bytes (one cache line), expanded into the document's steps
-/// and events only when the trace is read. A hop `forwardOn` of `next(3)` from sink 4 to sink 5
+/// call recorded, in one record, expanded into the document's steps and events only when the
+/// trace is read. The ring and the threads' buffers store it as one or two `RecordSlot`s of 40
+/// bytes; this wide form (64 bytes) is what reading them gives. A hop `forwardOn` of `next(3)` from sink 4 to sink 5
 /// is one record standing for the step `forwardOn 4→5 next(3)` at `seq` and the event `next(3)`
 /// on node 5 at `seq + 1`.
 ///
@@ -58,8 +59,6 @@ struct TraceRecord {
 
     /// The clock value of the first step or event this call stands for; the others follow it.
     var seq: UInt64
-    /// Where `words` sits (checked by `RecordRing.init`): an element is stored straight there.
-    static var wordsOffset: Int { 16 }
     /// The event's time: a reading of the recorder's `eventClock` (the CPU's counter, or
     /// `CLOCK_MONOTONIC`), made nanoseconds since the recorder was made where the recording is
     /// read (`snapshot`; a streamed recording's `absorb`, after which it holds those
@@ -160,7 +159,8 @@ enum InlineText {}
 /// dropped: what a snapshot keeps is the same (the newest `steps` steps are all in the ring or
 /// in the overflow ring), and memory stays bounded (at most `limit + steps + events` records).
 ///
-/// The records live in chunks of `chunkCapacity` records (16 KB), the size of a thread's
+/// The records live in chunks of `chunkCapacity` slots (10 KB: `RecordSlot`, one or two a
+/// record; the bounds above count slots), the size of a thread's
 /// buffer: a recording thread writes its records into an empty chunk the ring lends it
 /// (`lendChunk`), and a full one is taken into the ring as it is (`adopt`), not copied. A chunk
 /// the ring lets go of is lent again; chunks are cut from slabs of up to 2 MB taken as the ring
@@ -172,9 +172,9 @@ final class RecordRing: @unchecked Sendable {
     /// Newest steps kept, newest events kept.
     let steps: Int
     let events: Int
-    /// Most records held in the chunks.
+    /// Most slots held in the chunks.
     let limit: Int
-    /// Records per chunk, and per thread buffer (`TraceRecorder.Buffer.capacity`).
+    /// Slots per chunk, and per thread buffer (`TraceRecorder.Buffer.capacity`).
     static let chunkCapacity = 256
     /// Chunks cut from each slab.
     private let chunksPerSlab: Int
@@ -183,7 +183,7 @@ final class RecordRing: @unchecked Sendable {
     /// so that the records themselves are only written until a snapshot, and so that `trim`
     /// finds where to cut a chunk by halving rather than record by record.
     private struct Chunk {
-        var records: UnsafeMutablePointer<TraceRecord>
+        var records: UnsafeMutablePointer<RecordSlot>
         var held: UnsafeMutablePointer<Held>
         var count: Int
         /// Records whose value is in `texts`, appended one at a time (a thread's buffer, adopted
@@ -199,15 +199,16 @@ final class RecordRing: @unchecked Sendable {
         func run(_ from: Int, _ to: Int) -> Held { Held(bits: held[to].bits &- held[from].bits) }
     }
 
-    /// What a record (or a run of records of one chunk) holds, in one word, so that runs add and
-    /// subtract as words: steps kept (bits 0–15), events kept (bits 16–31). A chunk's records hold
-    /// at most 768 steps and 512 events.
+    /// What a slot (or a run of slots of one chunk) holds, in one word, so that runs add and
+    /// subtract as words: steps kept (bits 0–11), events kept (bits 12–23), slots that start no
+    /// record (bits 24–31: a two-slot record's second, a filler). A chunk's 256 slots hold at
+    /// most 768 steps and 512 events.
     private struct Held {
         let bits: UInt32
 
         @inline(__always)
         init(_ record: TraceRecord) {
-            bits = UInt32(truncatingIfNeeded: record.keptSteps) | UInt32(truncatingIfNeeded: record.keptEvents) << 16
+            bits = UInt32(truncatingIfNeeded: record.keptSteps) | UInt32(truncatingIfNeeded: record.keptEvents) << 12
         }
 
         @inline(__always)
@@ -221,8 +222,12 @@ final class RecordRing: @unchecked Sendable {
                     shape: shape, parts: parts))
         }
 
-        var steps: Int { @inline(__always) get { Int(bits & 0xFFFF) } }
-        var events: Int { @inline(__always) get { Int(bits >> 16) } }
+        /// A slot that starts no record.
+        static let continued = Held(bits: 1 << 24)
+
+        var steps: Int { @inline(__always) get { Int(bits & 0xFFF) } }
+        var events: Int { @inline(__always) get { Int(bits >> 12 & 0xFFF) } }
+        var startsNoRecord: Bool { @inline(__always) get { bits >> 24 != 0 } }
     }
     /// The chunks held from `first` on, oldest first (the ones before `first` are let go, and
     /// removed from the array now and then).
@@ -234,7 +239,7 @@ final class RecordRing: @unchecked Sendable {
     @exclusivity(unchecked) private var heldSteps = 0
     @exclusivity(unchecked) private var heldEvents = 0
     /// Chunks' memory not in use: records (to lend, or for the ring's next chunk) and `held`s.
-    @exclusivity(unchecked) private var spareRecords: [UnsafeMutablePointer<TraceRecord>] = []
+    @exclusivity(unchecked) private var spareRecords: [UnsafeMutablePointer<RecordSlot>] = []
     @exclusivity(unchecked) private var spareHeld: [UnsafeMutablePointer<Held>] = []
     /// Every slab taken (records), freed with the ring.
     @exclusivity(unchecked) private var slabs: [UnsafeMutableRawPointer] = []
@@ -251,25 +256,30 @@ final class RecordRing: @unchecked Sendable {
     /// Records moved out while still needed (their parts into the overflow rings).
     @exclusivity(unchecked) private(set) var splits = 0
 
-    /// `Held` of every record's shape and parts (at `shape << 7 | parts`): a chunk adopted
-    /// reads one word a record here rather than working it out.
+    /// `Held` of every slot's shape and parts (at `shape << 7 | parts`; `RecordSlot.continued`
+    /// for a slot that starts no record): a chunk adopted reads one word a slot here rather than
+    /// working it out.
     private let heldByKind: UnsafeMutablePointer<Held>
 
-    /// Records per slab at most: 2 MB of records.
+    /// Slots per slab at most: 1.25 MB of slots.
     static let maxSlabRecords = 1 << 15
 
     init(steps: Int, events: Int) {
-        precondition(_isPOD(TraceRecord.self), "TraceRecord must be plain data")
-        precondition(MemoryLayout<TraceRecord>.offset(of: \TraceRecord.words) == TraceRecord.wordsOffset)
+        precondition(_isPOD(TraceRecord.self) && _isPOD(RecordSlot.self), "records must be plain data")
+        precondition(MemoryLayout<RecordSlot>.offset(of: \RecordSlot.word) == RecordSlot.wordOffset)
+        precondition(MemoryLayout<RecordSlot>.stride == 40, "a slot is 40 bytes")
         self.steps = max(0, steps)
         self.events = max(0, events)
         limit = 2 * max(self.steps, self.events)
-        // Room for what the ring holds and a few threads' buffers, at most 2 MB a slab.
+        // Room for what the ring holds and a few threads' buffers, at most 1.25 MB a slab.
         chunksPerSlab = min(Self.maxSlabRecords, limit + 4 * Self.chunkCapacity) / Self.chunkCapacity
         // Room for 8 shapes (there are 6) and every 7-bit set of parts.
         heldByKind = .allocate(capacity: 8 << 7)
         heldByKind.initialize(repeating: Held(bits: 0), count: 8 << 7)
         for rawShape in 0..<8 {
+            if rawShape == RecordSlot.continued {
+                for parts in 0..<128 { heldByKind[rawShape << 7 | parts] = Held.continued }
+            }
             guard let shape = TraceRecord.Shape(rawValue: UInt8(rawShape)) else { continue }
             for parts in 0..<128 {
                 heldByKind[rawShape << 7 | parts] = Held.of(
@@ -282,28 +292,28 @@ final class RecordRing: @unchecked Sendable {
     }
 
     deinit {
-        for slab in slabs { free(slab) }
+        let slabBytes = chunksPerSlab * Self.chunkCapacity * MemoryLayout<RecordSlot>.stride
+        for slab in slabs { Self.freeRecords(slab, byteCount: slabBytes) }
         for chunk in chunks[first...] { chunk.held.deallocate() }
         for held in spareHeld { held.deallocate() }
         heldByKind.deallocate()
     }
 
-    /// An empty chunk's records for a thread to write into (the ring's until it is freed).
-    func lendChunk() -> UnsafeMutablePointer<TraceRecord> {
+    /// An empty chunk's slots for a thread to write into (the ring's until it is freed).
+    func lendChunk() -> UnsafeMutablePointer<RecordSlot> {
         if let records = spareRecords.popLast() { return records }
         return addSlab()
     }
 
     /// Takes back a lent chunk whose records were taken (a thread's buffer, when it exits).
-    func takeBack(_ chunk: UnsafeMutablePointer<TraceRecord>) {
+    func takeBack(_ chunk: UnsafeMutablePointer<RecordSlot>) {
         spareRecords.append(chunk)
     }
 
-    /// Takes the first `recordCount` records of `chunk`, a chunk lent to a thread, as they
-    /// are: a full chunk joins the ring with no copy (then the thread writes into the chunk
-    /// returned); any other is copied, and is returned to write into again.
-    func adopt(_ chunk: UnsafeMutablePointer<TraceRecord>, count recordCount: Int) -> UnsafeMutablePointer<TraceRecord>
-    {
+    /// Takes the first `recordCount` slots of `chunk`, a chunk lent to a thread, as they are
+    /// (whole records): a full chunk joins the ring with no copy (then the thread writes into the
+    /// chunk returned); any other is copied, and is returned to write into again.
+    func adopt(_ chunk: UnsafeMutablePointer<RecordSlot>, count recordCount: Int) -> UnsafeMutablePointer<RecordSlot> {
         guard recordCount == Self.chunkCapacity, recordCount <= limit &- count else {
             append(contentsOf: UnsafeBufferPointer(start: chunk, count: recordCount))
             return chunk
@@ -313,7 +323,7 @@ final class RecordRing: @unchecked Sendable {
         let heldByKind = self.heldByKind
         for j in 0..<recordCount {
             let record = chunk + j
-            sum &+= heldByKind[Int(record.pointee.shape.rawValue) &<< 7 | Int(record.pointee.parts.rawValue & 127)].bits
+            sum &+= heldByKind[Int(record.pointee.shape & 7) &<< 7 | Int(record.pointee.parts.rawValue & 127)].bits
             held[j &+ 1] = Held(bits: sum)
             // A record with a text goes into the ring itself (`Chunk.texts` counts none here).
             assert(!record.pointee.parts.contains(.text), "a thread's buffer holds a record with a text")
@@ -343,50 +353,87 @@ final class RecordRing: @unchecked Sendable {
             if hasText { texts[record.seq] = nil }
             return
         }
-        if count == limit { letOldestGo(forced: true) }
-        let index = chunkWithRoom()
+        let type = TraceTypes.number(of: record.type)
+        let width = RecordSlot.count(record, type: type)
+        // Room for its slots (and a filler, when the newest chunk has one slot left for two).
+        while count > 0 {
+            let room = first < chunks.count ? Self.chunkCapacity &- chunks[chunks.count &- 1].count : 0
+            if count &+ (width == 2 && room == 1 ? 3 : width) <= limit { break }
+            letOldestGo(adding: size)
+        }
+        var index = chunkWithRoom()
+        if chunks[index].count &+ width > Self.chunkCapacity {
+            appendFiller(index)
+            index = chunkWithRoom()
+        }
         let offset = chunks[index].count
-        (chunks[index].records + offset).initialize(to: record)
+        _ = RecordSlot.initialize(chunks[index].records + offset, to: record, type: type)
         chunks[index].held[offset &+ 1] = Held(bits: chunks[index].held[offset].bits &+ size.bits)
-        chunks[index].count = offset &+ 1
+        if width == 2 {
+            chunks[index].held[offset &+ 2] = Held(bits: chunks[index].held[offset &+ 1].bits &+ Held.continued.bits)
+        }
+        chunks[index].count = offset &+ width
         if hasText { chunks[index].texts &+= 1 }
-        count &+= 1
+        count &+= width
         heldSteps &+= recordSteps
         heldEvents &+= recordEvents
         trim()
     }
 
-    /// Adds the records of a thread's buffer, oldest first (copied: see `adopt`).
-    func append(contentsOf batch: UnsafeBufferPointer<TraceRecord>) {
+    /// Ends chunk `index`, which has one slot left, with a filler: the next record takes two.
+    @inline(never)
+    private func appendFiller(_ index: Int) {
+        let offset = chunks[index].count
+        (chunks[index].records + offset).initialize(to: .filler)
+        chunks[index].held[offset &+ 1] = Held(bits: chunks[index].held[offset].bits &+ Held.continued.bits)
+        chunks[index].count = offset &+ 1
+        count &+= 1
+    }
+
+    /// Adds the records of a thread's buffer (whole records' slots), oldest first (copied: see
+    /// `adopt`).
+    func append(contentsOf batch: UnsafeBufferPointer<RecordSlot>) {
         guard let base = batch.baseAddress, batch.count > 0 else { return }
-        if batch.count > limit || count + batch.count > limit {
+        // (A filler where a two-slot record would straddle two chunks: at most one a chunk.)
+        if batch.count > limit || count + batch.count + batch.count / Self.chunkCapacity + 1 > limit {
             // Near the limit (or a ring smaller than a buffer): one at a time, the oldest let
             // go as needed.
-            for record in batch { append(record) }
+            var records: [TraceRecord] = []
+            RecordSlot.expand(batch, into: &records)
+            for record in records { append(record) }
             return
         }
         var copied = 0, addedSteps = 0, addedEvents = 0
+        let heldByKind = self.heldByKind
         while copied < batch.count {
             let index = chunkWithRoom()
             let chunk = chunks[index]
-            let n = min(batch.count &- copied, Self.chunkCapacity &- chunk.count)
+            var n = min(batch.count &- copied, Self.chunkCapacity &- chunk.count)
+            if n < batch.count &- copied, base[copied &+ n &- 1].type == RecordSlot.wide {
+                // A two-slot record would straddle the chunks: it starts the next one.
+                n &-= 1
+                if n == 0 {
+                    appendFiller(index)
+                    continue
+                }
+            }
             (chunk.records + chunk.count).initialize(from: base + copied, count: n)
             let held = chunk.held + chunk.count
             var sum = held[0].bits, texts = 0
             for j in 0..<n {
-                let record = base[copied &+ j]
-                sum &+= Held(record).bits
+                let slot = base + (copied &+ j)
+                sum &+= heldByKind[Int(slot.pointee.shape & 7) &<< 7 | Int(slot.pointee.parts.rawValue & 127)].bits
                 held[j &+ 1] = Held(bits: sum)
-                if record.parts.contains(.text) { texts &+= 1 }
+                if slot.pointee.parts.contains(.text) { texts &+= 1 }
             }
             let added = Held(bits: sum &- held[0].bits)
             addedSteps &+= added.steps
             addedEvents &+= added.events
             chunks[index].count = chunk.count &+ n
             chunks[index].texts &+= texts
+            count &+= n
             copied &+= n
         }
-        count &+= batch.count
         heldSteps &+= addedSteps
         heldEvents &+= addedEvents
         totalSteps &+= addedSteps
@@ -432,6 +479,8 @@ final class RecordRing: @unchecked Sendable {
                     high = middle
                 }
             }
+            // The second slot of a record let go goes with it (it holds nothing).
+            if low != head, low < chunk.count, chunk.size(low).startsNoRecord { low &+= 1 }
             if low != head {
                 if chunk.texts > 0 { forgetTexts(chunk, head..<low) }
                 let gone = chunk.run(head, low)
@@ -439,6 +488,10 @@ final class RecordRing: @unchecked Sendable {
                 heldEvents &-= gone.events
                 count &-= low &- head
                 head = low
+                if head == chunk.count {
+                    head = 0
+                    retireOldestChunk()
+                }
             }
             break
         }
@@ -485,25 +538,29 @@ final class RecordRing: @unchecked Sendable {
 
     /// A new slab cut into chunks: one returned, the others spare.
     @inline(never)
-    private func addSlab() -> UnsafeMutablePointer<TraceRecord> {
-        let stride = Self.chunkCapacity * MemoryLayout<TraceRecord>.stride
+    private func addSlab() -> UnsafeMutablePointer<RecordSlot> {
+        let stride = Self.chunkCapacity * MemoryLayout<RecordSlot>.stride
         let slab = Self.allocateRecords(byteCount: chunksPerSlab * stride)
         slabs.append(slab)
         for index in (1..<chunksPerSlab).reversed() {
-            spareRecords.append((slab + index * stride).assumingMemoryBound(to: TraceRecord.self))
+            spareRecords.append((slab + index * stride).assumingMemoryBound(to: RecordSlot.self))
         }
-        return slab.assumingMemoryBound(to: TraceRecord.self)
+        return slab.assumingMemoryBound(to: RecordSlot.self)
     }
 
-    /// Memory for a slab's records. On Linux a large slab is made resident at once
-    /// (`MADV_POPULATE_WRITE`, Linux 5.14+; ignored where unknown): one call instead of a page
-    /// fault per 4 KB as the ring fills it, which took about a tenth of recording time. (Offering
-    /// slabs to transparent huge pages also cut the faults but made later recordings slower on
-    /// the machine measured, when the kernel had to compact memory for them.)
+    /// Memory for a slab's records. On Linux a large slab is mapped on its own and made resident
+    /// at once (`MADV_POPULATE_WRITE`, Linux 5.14+; ignored where unknown): one call instead of a
+    /// page fault per 4 KB as the ring fills it, which took about a tenth of recording time; and
+    /// unmapped with the ring (from `malloc`, glibc kept a freed ring's 1.25 MB slabs in its heap:
+    /// 15 MB more resident in TraceBench). (Offering slabs to transparent huge pages also cut the
+    /// faults but made later recordings slower on the machine measured, when the kernel had to
+    /// compact memory for them.)
     private static func allocateRecords(byteCount: Int) -> UnsafeMutableRawPointer {
         #if os(Linux)
-        var pointer: UnsafeMutableRawPointer?
-        if byteCount >= 1 << 20, posix_memalign(&pointer, 4096, byteCount) == 0, let pointer {
+        if byteCount >= Self.mappedSlabBytes,
+            let pointer = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            pointer != MAP_FAILED
+        {
             _ = madvise(pointer, byteCount, 23 /* MADV_POPULATE_WRITE */)
             return pointer
         }
@@ -511,20 +568,40 @@ final class RecordRing: @unchecked Sendable {
         return malloc(byteCount)!
     }
 
-    /// Removes the oldest record; when `forced` (the ring is at its limit), its parts still
-    /// needed move to the overflow rings.
-    private func letOldestGo(forced: Bool) {
+    /// Slabs of at least this many bytes are mapped on their own (Linux).
+    private static let mappedSlabBytes = 1 << 20
+
+    private static func freeRecords(_ slab: UnsafeMutableRawPointer, byteCount: Int) {
+        #if os(Linux)
+        if byteCount >= Self.mappedSlabBytes {
+            munmap(slab, byteCount)
+            return
+        }
+        #endif
+        free(slab)
+    }
+
+    /// Removes the oldest record, the ring being at its limit before a record holding `adding`
+    /// joins it: its parts still needed then move to the overflow rings.
+    private func letOldestGo(adding: Held) {
         let chunk = chunks[first]
         let size = chunk.size(head)
+        let slot = chunk.records + head
+        let width = RecordSlot.width(at: slot)
         heldSteps &-= size.steps
         heldEvents &-= size.events
-        if forced {
-            split(chunk.records[head], size)
-        } else if chunk.records[head].parts.contains(.text) {
-            texts[chunk.records[head].seq] = nil
+        if heldSteps &+ adding.steps < steps || heldEvents &+ adding.events < events {
+            split(RecordSlot.record(at: slot, types: TraceTypes.all), size, adding: adding)
+        } else if slot.pointee.parts.contains(.text) {
+            texts[slot.pointee.seq] = nil
         }
-        head &+= 1
-        count &-= 1
+        head &+= width
+        count &-= width
+        // A filler goes with the record before it.
+        if head < chunk.count, chunk.size(head).startsNoRecord {
+            head &+= 1
+            count &-= 1
+        }
         if head == chunk.count {
             head = 0
             retireOldestChunk()
@@ -533,16 +610,16 @@ final class RecordRing: @unchecked Sendable {
 
     /// `record`, let go while at the limit: its parts still needed go to the overflow rings.
     @inline(never)
-    private func split(_ record: TraceRecord, _ size: Held) {
+    private func split(_ record: TraceRecord, _ size: Held, adding: Held) {
         splits += 1
         var copies = 0
-        if size.steps != 0, heldSteps < steps {
+        if size.steps != 0, heldSteps &+ adding.steps < steps {
             var part = record
             part.parts.remove(.keptEvent)
             copies += 1
             if let gone = overflowSteps.append(part, reportingGone: true) { release(gone) }
         }
-        if size.events != 0, heldEvents < events {
+        if size.events != 0, heldEvents &+ adding.events < events {
             var part = record
             part.parts.remove(.keptSteps)
             copies += 1
@@ -567,7 +644,8 @@ final class RecordRing: @unchecked Sendable {
         result.append(contentsOf: overflowEvents.elements)
         var place = head
         for chunk in chunks[first...] {
-            result.append(contentsOf: UnsafeBufferPointer(start: chunk.records + place, count: chunk.count - place))
+            let slots = UnsafeBufferPointer(start: chunk.records + place, count: chunk.count &- place)
+            RecordSlot.expand(slots, into: &result)
             place = 0
         }
     }

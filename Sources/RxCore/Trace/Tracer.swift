@@ -83,8 +83,8 @@ public enum TraceAnomaly: String, Sendable, CaseIterable, Codable {
 ///
 /// The built-in `TraceRecorder` is the fast path. When it is the installed tracer, the
 /// per-element hooks call it directly (`TraceHook`: no existential dispatch, no retain, code
-/// specialised where the caller is) and it keeps a traced call as one 64-byte record, its
-/// elements as their bytes. Any other tracer gets every call through this protocol, each
+/// specialised where the caller is) and it keeps a traced call as one record (a 40-byte slot
+/// for a one-word element), its elements as their bytes. Any other tracer gets every call through this protocol, each
 /// element described as text as it happens: it sees the same calls, at several times the cost.
 ///
 /// Node ids are handed out by the tracer and are never 0 (0 means "not traced").
