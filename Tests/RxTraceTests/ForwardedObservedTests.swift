@@ -194,10 +194,12 @@ import Testing
                 let group = DispatchGroup()
                 for thread in 0..<4 {
                     group.enter()
-                    Thread {
+                    // The subject held weakly: a `Thread` keeps its closure until the thread has
+                    // gone, which can be after `group.wait()` returns and the leak check runs.
+                    Thread { [weak subject] in
                         let own = Observable.of(1, 2, 3, 4, 5).map { $0 * thread }.subscribe(onNext: { _ in })
                         own.dispose()
-                        for value in 0..<50 { subject.onNext(thread * 1000 + value) }
+                        for value in 0..<50 { subject?.onNext(thread * 1000 + value) }
                         group.leave()
                     }.start()
                 }
