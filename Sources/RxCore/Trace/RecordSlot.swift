@@ -73,8 +73,13 @@ struct RecordSlot {
     /// Whether `record` fits in one slot, its type numbered `type`.
     @inline(__always)
     static func fitsOne(_ record: TraceRecord, type: UInt16) -> Bool {
-        type != wide && record.thread < UInt32(wide) && record.words.1 == 0 && record.words.2 == 0
+        fitsOne(type: type, thread: record.thread) && record.words.1 == 0 && record.words.2 == 0
     }
+
+    /// Whether a record of a value of at most one word, of type number `type`, on `thread`, fits
+    /// in one slot: both numbers narrow enough.
+    @inline(__always)
+    static func fitsOne(type: UInt16, thread: UInt32) -> Bool { type != wide && thread < UInt32(wide) }
 
     /// Slots `record` takes (its type numbered `type`).
     @inline(__always)

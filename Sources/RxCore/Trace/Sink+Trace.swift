@@ -176,6 +176,17 @@ final class TraceHop {
         hop.release()
     }
 
+    /// Whether this hop leaves the `forwardOn` of the element it is about to deliver to its
+    /// observer (`mergesObserved`, and this thread's recorder merges): if so, marks the thread
+    /// (`TraceLocal.forwardingTo`) for the observer's traced `onNext`, which takes the mark.
+    @inline(__always)
+    func leavesForwardOnToObserver(_ local: TraceLocal) -> Bool {
+        guard mergesObserved, let recorder = local.recorder, recorder._withUnsafeGuaranteedRef({ $0.mergesObserved })
+        else { return false }
+        local.forwardingTo = target
+        return true
+    }
+
     /// `observer.onNext(element)` as a traced delivery.
     @inline(__always)
     func deliver<Observer: ObserverType>(_ local: TraceLocal, _ element: Observer.Element, to observer: Observer) {
@@ -304,11 +315,8 @@ extension Sink {
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
             sinkHop(flags.load(ordering: .relaxed))._withUnsafeGuaranteedRef { hop in
                 guard Tracing.isOn, Tracing.refresh(local) else { return observer.onNext(element) }
-                if hop.mergesObserved, let recorder = local.recorder,
-                    recorder._withUnsafeGuaranteedRef({ $0.mergesObserved })
-                {
-                    // The observer records this step with its own `on` (`TraceHop.mergesObserved`).
-                    local.forwardingTo = hop.target
+                if hop.leavesForwardOnToObserver(local) {
+                    // The observer records this step with its own `on`.
                     hop.deliver(local, element, to: observer)
                     return assert(local.forwardingTo == 0, "an observer left a sink's forwardOn unrecorded")
                 }

@@ -47,11 +47,8 @@ extension Observable {
         return { event in
             TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
                 guard Tracing.isOn, Tracing.refresh(local) else { return observer.on(event) }
-                if case .next = event, hop.mergesObserved, let recorder = local.recorder,
-                    recorder._withUnsafeGuaranteedRef({ $0.mergesObserved })
-                {
-                    // The observer records this step with its own `on` (`TraceHop.mergesObserved`).
-                    local.forwardingTo = hop.target
+                if case .next = event, hop.leavesForwardOnToObserver(local) {
+                    // The observer records this step with its own `on`.
                     hop.deliver(local, event, to: observer)
                     return assert(local.forwardingTo == 0, "an observer left a subject's forwardOn unrecorded")
                 }

@@ -108,9 +108,8 @@ extension TraceRecorder {
             // The element's bytes straight into the record (no copy through a local). A
             // one-word element as a word: `storeBytes(of:as:)` of the generic element,
             // unspecialised where the sinks call, is a runtime call and a `memcpy`.
-            // (`RecordSlot.fitsOne`, its value known to be one word.)
-            if MemoryLayout<Element>.size <= MemoryLayout<UInt64>.size, type != RecordSlot.wide,
-                entry.thread < UInt32(RecordSlot.wide)
+            if MemoryLayout<Element>.size <= MemoryLayout<UInt64>.size,
+                RecordSlot.fitsOne(type: type, thread: entry.thread)
             {
                 buffer.append(self, slots: 1) { slot in
                     slot.initialize(to: RecordSlot(entry, type: type))

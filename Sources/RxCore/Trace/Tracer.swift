@@ -602,10 +602,9 @@ enum TraceHook {
     static func forwardedObservedNext<Element>(_ local: TraceLocal, node: UInt64, element: Element) {
         if let recorder = local.recorder {
             recorder._withUnsafeGuaranteedRef { $0.forwardedObservedNext(local, node: node, element: element) }
-        } else if let tracer = local.tracer {
-            tracer.forwardedNext(
-                from: RunContext.caller(of: node, local), to: node, element: element, recordEvent: false)
-            tracer.observedNext(node: node, element: element)
+        } else {
+            forwardedBeforeDelivery(local, node: node, element: element)
+            observedNext(local, node: node, element: element)
         }
     }
 
