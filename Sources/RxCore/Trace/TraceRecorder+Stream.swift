@@ -225,6 +225,8 @@ extension TraceRecorder {
     /// A streamed recording's records taken from the threads' lanes and not yet by its writer.
     struct StreamPending {
         var records: [TraceRecord] = []
+        /// Threads' full buffers among `records` (their times still the clock's readings).
+        var pieces: [SlotPiece] = []
         /// The texts of the records that carry one (`.text`), in the records' order.
         var texts: [String] = []
         var ops: [NodeOp] = []
@@ -336,6 +338,7 @@ extension TraceRecorder {
             } else {
                 Self.move(&lanes[index].edges, to: &stream.edges)
             }
+            Self.move(&lanes[index].pieces, to: &stream.pieces, after: stream.records.count)
             Self.move(&lanes[index].records, to: &stream.records)
             Self.move(&lanes[index].texts, to: &stream.texts)
             stream.resources.append(contentsOf: lanes[index].resources)
@@ -384,6 +387,10 @@ extension TraceRecorder {
         var nodes: [NodeBox] = []
         var edges: [TraceEdge] = []
         var records: [TraceRecord] = []
+        /// Threads' full buffers, among `records`: read with them by `forEachRecord`.
+        var pieces: [SlotPiece] = []
+        /// What makes the pieces' clock readings nanoseconds.
+        var lines = EventClock.Lines()
         /// The texts of the records that carry one, in the records' order.
         var texts: [String] = []
         var resources: [ResourceRecord] = []
@@ -408,6 +415,8 @@ extension TraceRecorder {
             guard var stream = state.stream else { return }
             state.stream = nil // moved out, so that appending to its arrays copies nothing
             swap(&batch.records, &stream.records)
+            swap(&batch.pieces, &stream.pieces)
+            batch.lines = stream.timeLines
             swap(&batch.texts, &stream.texts)
             swap(&batch.edges, &stream.edges)
             swap(&batch.resources, &stream.resources)
@@ -443,7 +452,7 @@ extension TraceRecorder {
             }
             stream.ops.removeAll(keepingCapacity: true)
             if stream.scopes > 0 {
-                stream.retained.append(contentsOf: batch.records)
+                stream.retained.append(contentsOf: Self.widened(batch.records, batch.pieces, lines: batch.lines))
                 stream.retainedTexts.merge(Self.textsBySeq(batch.records, batch.texts)) { old, _ in old }
                 stream.retainedResources.append(contentsOf: batch.resources)
             } else if !stream.deferredEvictions.isEmpty {
@@ -480,9 +489,11 @@ extension TraceRecorder {
             }
         }
         batch.nodes.removeAll(keepingCapacity: true)
+        recycle(&batch.pieces)
         state.withLock { state in
             guard state.stream != nil else { return }
             give(&batch.records, to: &state.stream!.records)
+            give(&batch.pieces, to: &state.stream!.pieces)
             give(&batch.edges, to: &state.stream!.edges)
             give(&batch.texts, to: &state.stream!.texts)
             give(&batch.ops, to: &state.stream!.spareOps)

@@ -178,6 +178,8 @@ public final class TraceRecorder: RxTracer {
     let lastSampled = Atomic<UInt64>(0)
     /// A streamed recording's node boxes the writer is done with, for births to reuse (`nodeBox`).
     let spareBoxes = Mutex<[NodeBox]>([])
+    /// A streamed recording's chunks the writer is done with, for threads' buffers (`spareChunk`).
+    let spareChunks = Mutex<[SlotChunk]>([])
     /// The clock of events' times (`EventClock`): records keep its readings.
     let eventClock: EventClock
     /// `CLOCK_MONOTONIC` nanoseconds when the recording started (`eventClock`'s start).

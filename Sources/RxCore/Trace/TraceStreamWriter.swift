@@ -163,10 +163,12 @@ final class TraceStreamWriter: @unchecked Sendable {
         for edge in batch.edges { each { $0.edge(edge) } }
         for mark in batch.marks { each { $0.mark(mark) } }
         marks.append(contentsOf: batch.marks)
+        // Numbered before the pieces' slots were written.
+        let types = batch.pieces.isEmpty ? [] : TraceTypes.all
         each { encoding in
             var texts = batch.texts.makeIterator()
             var steps = 0, events = 0
-            for record in batch.records {
+            TraceRecorder.forEachRecord(batch.records, batch.pieces, types: types, lines: batch.lines) { record in
                 encoding.record(record, text: record.parts.contains(.text) ? texts.next() : nil)
                 steps &+= record.keptSteps
                 events &+= record.keptEvents
