@@ -165,14 +165,20 @@ final class TraceStreamWriter: @unchecked Sendable {
         marks.append(contentsOf: batch.marks)
         // Numbered before the pieces' slots were written.
         let types = batch.pieces.isEmpty ? [] : TraceTypes.all
+        // Only a segment's `drop` record says how many steps and events it held (a bounded file).
+        let counting = maxBytes != nil
         each { encoding in
             var texts = batch.texts.makeIterator()
-            var steps = 0, events = 0
+            var steps = 0, events = 0, encoded = 0
             TraceRecorder.forEachRecord(batch.records, batch.pieces, types: types, lines: batch.lines) { record in
                 encoding.record(record, text: record.parts.contains(.text) ? texts.next() : nil)
-                steps &+= record.keptSteps
-                events &+= record.keptEvents
-                if encoding.pendingCount >= 1 << 20 { writeOut() }
+                if counting {
+                    steps &+= record.keptSteps
+                    events &+= record.keptEvents
+                }
+                // Written out past about a megabyte, looked at every 256 records.
+                encoded &+= 1
+                if encoded & 255 == 0, encoding.pendingCount >= 1 << 20 { writeOut() }
             }
             if encoding === self.encoding {
                 segment.steps += steps
