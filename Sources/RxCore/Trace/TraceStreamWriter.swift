@@ -168,18 +168,13 @@ final class TraceStreamWriter: @unchecked Sendable {
         // Only a segment's `drop` record says how many steps and events it held (a bounded file).
         let counting = maxBytes != nil
         each { encoding in
-            var texts = batch.texts.makeIterator()
-            var steps = 0, events = 0, encoded = 0
-            TraceRecorder.forEachRecord(batch.records, batch.pieces, types: types, lines: batch.lines) { record in
-                encoding.record(record, text: record.parts.contains(.text) ? texts.next() : nil)
-                if counting {
-                    steps &+= record.keptSteps
-                    events &+= record.keptEvents
+            // The file's own format called directly, not through the protocol at each record.
+            let (steps, events) =
+                if let binary = encoding as? TraceBinaryStreamEncoding {
+                    encodeRecords(batch, types: types, counting: counting, into: binary)
+                } else {
+                    encodeRecords(batch, types: types, counting: counting, into: encoding)
                 }
-                // Written out past about a megabyte, looked at every 256 records.
-                encoded &+= 1
-                if encoded & 255 == 0, encoding.pendingCount >= 1 << 20 { writeOut() }
-            }
             if encoding === self.encoding {
                 segment.steps += steps
                 segment.events += events
@@ -201,6 +196,26 @@ final class TraceStreamWriter: @unchecked Sendable {
         }
         writeOut()
         recorder.recycle(&batch)
+    }
+
+    /// The records of `batch` into `encoding`; the steps and events they hold when `counting`.
+    @inline(__always)
+    private func encodeRecords<Encoding: TraceStreamEncoding>(
+        _ batch: TraceRecorder.StreamBatch, types: [Any.Type], counting: Bool, into encoding: Encoding
+    ) -> (steps: Int, events: Int) {
+        var texts = batch.texts.makeIterator()
+        var steps = 0, events = 0, encoded = 0
+        TraceRecorder.forEachRecord(batch.records, batch.pieces, types: types, lines: batch.lines) { record in
+            encoding.record(record, text: record.parts.contains(.text) ? texts.next() : nil)
+            if counting {
+                steps &+= record.keptSteps
+                events &+= record.keptEvents
+            }
+            // Written out past about a megabyte, looked at every 256 records.
+            encoded &+= 1
+            if encoded & 255 == 0, encoding.pendingCount >= 1 << 20 { writeOut() }
+        }
+        return (steps, events)
     }
 
     /// `RXTRACE_MAX_MB` reached: the file is replaced by a new segment (written beside it, then
