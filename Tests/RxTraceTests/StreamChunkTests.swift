@@ -1,5 +1,6 @@
 import Foundation
 import RxTrace
+import Synchronization
 import Testing
 
 @testable import RxCore
@@ -161,5 +162,50 @@ import Testing
             #expect(recorder.takeBatch().pieces.first?.chunk === before)
         }
         #expect(written == nil && current == nil)
+    }
+
+    /// Threads that fill their buffers several times and exit while the writer takes batches:
+    /// every element is in the file once, in order on its thread, and the chunks came back.
+    @Test func threadsFullBuffersReachTheFileWhole() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("chunks-\(UUID().uuidString).rxt")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let threads = 4, perThread = 1_500
+        var spares = 0
+        try checkingNoLeaks {
+            let recorder = try #require(TraceAutostart.start(environment: ["RXTRACE": url.path]))
+            // Its subject and subscription gone when it returns, before the thread says it is done.
+            @Sendable func feed(_ thread: Int) {
+                let subject = PublishSubject<Int>()
+                let d = subject.map { $0 }.subscribe(onNext: { _ in })
+                for value in 0..<perThread {
+                    subject.onNext(thread * 1_000_000 + value)
+                    if value % 500 == 499 { Thread.sleep(forTimeInterval: 0.3) }
+                }
+                d.dispose()
+            }
+            let group = DispatchGroup()
+            for thread in 0..<threads {
+                group.enter()
+                Thread {
+                    feed(thread)
+                    group.leave()
+                }.start()
+            }
+            group.wait()
+            #expect(TraceAutostart.finish() == url.path)
+            spares = recorder.spareChunks.withLock { $0.count }
+        }
+        // Each element passes two nodes that record its event: a full buffer holds about 250.
+        #expect(spares > 0 && spares <= TraceRecorder.spareChunkLimit)
+        let document = try TraceDocument.read(from: url)
+        let byNode = Dictionary(grouping: document.events.filter { $0.kind == .next }, by: \.node)
+        let observers = Set(document.nodes.filter { $0.type == "AnonymousObserver" }.map(\.id))
+        #expect(observers.count == threads)
+        for (node, events) in byNode where observers.contains(node) {
+            let values = events.sorted { $0.seq < $1.seq }.compactMap { $0.value.flatMap { Int($0) } }
+            let thread = (values.first ?? 0) / 1_000_000
+            #expect(values == (0..<perThread).map { thread * 1_000_000 + $0 })
+        }
+        #expect(document.events.filter { $0.kind == .next }.count >= 2 * threads * perThread)
     }
 }
