@@ -206,7 +206,12 @@ final class TraceStreamWriter: @unchecked Sendable {
         var texts = batch.texts.makeIterator()
         var steps = 0, events = 0, encoded = 0
         TraceRecorder.forEachRecord(batch.records, batch.pieces, types: types, lines: batch.lines) { record in
-            encoding.record(record, text: record.parts.contains(.text) ? texts.next() : nil)
+            // Two calls: a `nil` written as such costs no retain and release of an optional text.
+            if record.parts.contains(.text) {
+                encoding.record(record, text: texts.next())
+            } else {
+                encoding.record(record, text: nil)
+            }
             if counting {
                 steps &+= record.keptSteps
                 events &+= record.keptEvents
