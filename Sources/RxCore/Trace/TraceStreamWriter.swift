@@ -629,48 +629,48 @@ final class TraceBinaryStreamEncoding: TraceStreamEncoding {
             from: UInt64(record.from), to: UInt64(record.to), time: record.time
         ) { _ in }
         // The value after the fixed part (its room reserved there): an `Int`, the most common, here.
-        let out = binary.out
         if !record.parts.contains(.text), record.type == Int.self {
-            out.byte(TraceFormat3.Value.int)
-            out.signed(Int64(bitPattern: record.words.0))
+            binary.out.byte(TraceFormat3.Value.int)
+            binary.out.signed(Int64(bitPattern: record.words.0))
         } else {
-            value(record, text: text, into: out)
+            value(record, text: text)
         }
     }
 
-    /// A record's value, but for an `Int` (`record(_:text:)`).
-    private func value(_ record: TraceRecord, text: String?, into out: TraceBytes) {
+    /// A record's value, but for an `Int` (`record(_:text:)`). (`binary.out` read at each use: bound
+    /// to a local or passed in, it was retained and released at every record.)
+    private func value(_ record: TraceRecord, text: String?) {
         let type = record.type
         if !record.parts.contains(.text), let type, type != InlineText.self {
             if type == Double.self {
-                out.byte(TraceFormat3.Value.double)
-                return out.fixed(record.words.0)
+                binary.out.byte(TraceFormat3.Value.double)
+                return binary.out.fixed(record.words.0)
             }
             if type == Bool.self {
-                return out.byte(record.words.0 & 0xFF != 0 ? TraceFormat3.Value.true : TraceFormat3.Value.false)
+                return binary.out.byte(record.words.0 & 0xFF != 0 ? TraceFormat3.Value.true : TraceFormat3.Value.false)
             }
         }
         if type == TraceDetailWords.self, !record.parts.contains(.text),
             let detail = TraceDetail(rawValue: UInt8(truncatingIfNeeded: record.words.0))
         {
-            out.byte(TraceFormat3.Value.detail)
-            out.byte(detail.rawValue)
-            out.unsigned(record.words.1)
-            if detail.arity > 1 { out.unsigned(record.words.2) }
+            binary.out.byte(TraceFormat3.Value.detail)
+            binary.out.byte(detail.rawValue)
+            binary.out.unsigned(record.words.1)
+            if detail.arity > 1 { binary.out.unsigned(record.words.2) }
             return
         }
         if type == InlineText.self, !record.parts.contains(.text) {
-            out.byte(TraceFormat3.Value.text)
+            binary.out.byte(TraceFormat3.Value.text)
             withUnsafeBytes(of: record.words) { buffer in
                 let count = Int(buffer[buffer.count - 1])
-                out.unsigned(UInt64(count))
-                out.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                binary.out.unsigned(UInt64(count))
+                binary.out.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             }
             return
         }
-        guard let value = recorder.describe(record, text: text) else { return out.byte(TraceFormat3.Value.none) }
-        out.byte(TraceFormat3.Value.text)
-        out.text(value)
+        guard let value = recorder.describe(record, text: text) else { return binary.out.byte(TraceFormat3.Value.none) }
+        binary.out.byte(TraceFormat3.Value.text)
+        binary.out.text(value)
     }
 
     func resources(seq: UInt64, total: Int, byType: [(key: String, value: Int)]) {
