@@ -227,6 +227,69 @@ import Testing
         }
     }
 
+    /// A streamed recording's thread notes a node's birth and disposal as readings of the events'
+    /// clock (no `clock_gettime` where the counter is sound), which the writer's batch makes
+    /// nanoseconds along the same lines as the events' times.
+    @Test(arguments: [false, true]) func aStreamedNodesTimesAreClockReadingsUntilTheBatch(forcingMonotonic: Bool) {
+        EventClock.forcesMonotonic.store(forcingMonotonic, ordering: .relaxed)
+        defer { EventClock.forcesMonotonic.store(false, ordering: .relaxed) }
+        checkingNoLeaks {
+            let recorder = TraceRecorder(options: TraceRecorder.Options(), streamed: true)
+            let before = recorder.eventClock.now()
+            let id = recorder.node(kind: .sink, type: "MapSink", callSite: nil)
+            recorder.disposed(id)
+            let after = recorder.eventClock.now()
+            let lane = recorder.state.withLock { state in state.buffers[0].lane.withLock { $0 } }
+            let born: UInt64? = lane.births.first?.node.record.createdAt
+            var disposed: UInt64?
+            if case .disposed(_, _, at: let time?) = lane.ops.first { disposed = time }
+            #expect(born.map { (before...after).contains($0) } == true)
+            #expect(disposed.map { $0 >= born ?? .max && $0 <= after } == true)
+            let batch = recorder.takeBatch()
+            let node = batch.nodes.first?.record
+            #expect(node?.createdAt == born.map(batch.lines.nanoseconds))
+            #expect(node?.disposedAt == disposed.map(batch.lines.nanoseconds))
+            var written: UInt64?
+            if case .mark(let mark, _, _, let time?) = batch.ops.last, mark == .disposed { written = time }
+            #expect(written != nil && written == node?.disposedAt)
+        }
+    }
+
+    /// In the file, a node's birth and disposal lie within `clock_gettime`'s readings around them.
+    @Test func aStreamedNodesTimesAgreeWithTheClock() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("times-\(UUID().uuidString).rxt")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var windows: [(born: ClosedRange<Double>, disposed: ClosedRange<Double>)] = []
+        try checkingNoLeaks {
+            let recorder = try #require(TraceAutostart.start(environment: ["RXTRACE": url.path]))
+            for _ in 0..<3 {
+                let subject = PublishSubject<Int>()
+                let beforeBirth = Self.seconds(since: recorder.startedAt)
+                let d = subject.map { $0 }.subscribe(onNext: { _ in })
+                let afterBirth = Self.seconds(since: recorder.startedAt)
+                Thread.sleep(forTimeInterval: 0.02)
+                let beforeDisposal = Self.seconds(since: recorder.startedAt)
+                d.dispose()
+                let afterDisposal = Self.seconds(since: recorder.startedAt)
+                windows.append((beforeBirth...afterBirth, beforeDisposal...afterDisposal))
+                // The writer takes a batch or two meanwhile.
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            #expect(TraceAutostart.finish() == url.path)
+        }
+        let sinks = try TraceDocument.read(from: url).nodes.filter { $0.type == "MapSink" }
+        #expect(sinks.count == windows.count)
+        // A time is a reading between the two, converted to within a few nanoseconds.
+        let tolerance = 1e-6
+        for (sink, window) in zip(sinks, windows) {
+            let born = try #require(sink.createdAt), disposed = try #require(sink.disposedAt)
+            #expect(born >= window.born.lowerBound - tolerance && born <= window.born.upperBound + tolerance)
+            #expect(
+                disposed >= window.disposed.lowerBound - tolerance && disposed <= window.disposed.upperBound + tolerance
+            )
+        }
+    }
+
     @Test func linesWithAndWithoutTimesRead() throws {
         let text = """
             {"format":"rxtrace/2","meta":{}}

@@ -117,7 +117,7 @@ struct RecordSlot {
     }
 
     @inline(__always)
-    private static func record(
+    static func record(
         at slot: UnsafePointer<RecordSlot>, types: UnsafeBufferPointer<Any.Type>
     )
         -> TraceRecord

@@ -13,7 +13,9 @@ extension TraceRecorder {
     /// holds the buffer's `lane` lock instead, so its threads share no lock.
     ///
     /// Its entries are a chunk the ring lent (`RecordRing.lendChunk`): a full buffer of a
-    /// recording in code joins the ring as it is, and the thread goes on in a new chunk.
+    /// recording in code joins the ring as it is, and the thread goes on in a new chunk. A
+    /// streamed recording's buffer owns its chunk (`SlotChunk`): a full one goes into the lane as
+    /// it is (`handOver`), for the writer to read in place.
     final class Buffer: @unchecked Sendable {
         /// Slots per buffer (`RecordSlot`, 40 bytes each; one or two a record): a ring's chunk.
         static let capacity = RecordRing.chunkCapacity
@@ -25,8 +27,16 @@ extension TraceRecorder {
         var drained = 0
         /// A streamed recording's other records of this thread (see `Lane`).
         let lane = Mutex(Lane())
+        /// A streamed recording's: the chunk `entries` points into (changed with it, under the
+        /// lane's lock). Nil for a recording in code, whose ring lent the entries.
+        var chunk: SlotChunk?
 
         init(entries: UnsafeMutablePointer<RecordSlot>) { self.entries = entries }
+
+        init(chunk: SlotChunk) {
+            self.entries = chunk.slots
+            self.chunk = chunk
+        }
 
         /// Appends the record `write` initialises in its `slots` slots (1 or 2).
         @inline(__always)
@@ -77,6 +87,22 @@ extension TraceRecorder {
             count.store(0, ordering: .relaxed)
         }
 
+        /// A streamed recording's full buffer: its chunk's slots not taken yet go into `lane` as
+        /// they are, and the thread goes on in `fresh` (its thread, under the lane's lock).
+        /// (A buffer whose entries a ring lent, as tests make, is widened into the lane instead.)
+        func handOver(into lane: inout Lane, fresh: SlotChunk) {
+            guard let chunk else { return drain { RecordSlot.expand($0, into: &lane.records) } }
+            let count = count.load(ordering: .relaxed)
+            if count > drained {
+                lane.pieces.append(SlotPiece(at: lane.records.count, chunk: chunk, start: drained, end: count))
+                lane.slots &+= count &- drained
+            }
+            self.chunk = fresh
+            entries = fresh.slots
+            drained = 0
+            self.count.store(0, ordering: .relaxed)
+        }
+
         /// An emptied lane with its arrays' room, for the thread's next (touched only under the
         /// recorder's lock): a lane taken every batch would otherwise grow from nothing again,
         /// in fresh memory.
@@ -122,6 +148,9 @@ extension TraceRecorder {
         var ops: [NodeOp] = []
         var edges: [TraceEdge] = []
         var records: [TraceRecord] = []
+        /// The thread's full buffers, among `records` (`SlotPiece.at`), and their slots.
+        var pieces: [SlotPiece] = []
+        var slots = 0
         /// The texts of the records that carry one (`.text`), in the records' order.
         var texts: [String] = []
         var resources: [ResourceRecord] = []
@@ -136,6 +165,8 @@ extension TraceRecorder {
             ops.removeAll(keepingCapacity: true)
             edges.removeAll(keepingCapacity: true)
             records.removeAll(keepingCapacity: true)
+            pieces.removeAll(keepingCapacity: true)
+            slots = 0
             texts.removeAll(keepingCapacity: true)
             resources.removeAll(keepingCapacity: true)
             woken = false
@@ -144,7 +175,7 @@ extension TraceRecorder {
         /// What waits for the writer, in records' worth (a node's birth or change holds about
         /// four records' worth of memory). Added without overflow checks: the counts are arrays'
         /// lengths, far below `Int.max / 8`.
-        var backlog: Int { records.count &+ edges.count &+ (births.count &+ ops.count) &<< 2 }
+        var backlog: Int { records.count &+ slots &+ edges.count &+ (births.count &+ ops.count) &<< 2 }
 
         /// The backlog, and whether to wake the writer now (once per batch). Inlined: it runs at
         /// every append to a lane (about 70 a traced subscribe + dispose).
@@ -181,8 +212,9 @@ extension TraceRecorder {
 
     @inline(never)
     func makeBuffer(_ traceLocal: TraceLocal) -> Unmanaged<Buffer> {
+        let chunk = streamed ? spareChunk() : nil
         let buffer = state.withLock { state in
-            let buffer = Buffer(entries: state.records.lendChunk())
+            let buffer = chunk.map(Buffer.init(chunk:)) ?? Buffer(entries: state.records.lendChunk())
             state.buffers.append(buffer)
             return buffer
         }
@@ -204,8 +236,10 @@ extension TraceRecorder {
     @inline(never)
     func flush(_ buffer: Buffer) {
         if streamed {
+            // Handed over as they are: the writer reads the slots (`forEachRecord`).
+            let fresh = spareChunk()
             let (backlog, wake) = buffer.lane.withLock { lane in
-                buffer.drain { RecordSlot.expand($0, into: &lane.records) }
+                buffer.handOver(into: &lane, fresh: fresh)
                 return lane.checkBacklog()
             }
             if wake { streamWake.signal() }
@@ -238,7 +272,8 @@ extension TraceRecorder {
                 Self.flush(buffer, into: &state)
             }
             state.buffers.removeAll { $0 === buffer }
-            state.records.takeBack(buffer.entries)
+            // A streamed recording's buffer owns its chunk (freed with it).
+            if buffer.chunk == nil { state.records.takeBack(buffer.entries) }
         }
     }
 

@@ -17,7 +17,7 @@ extension TraceRecorder {
             state.records.appendRecords(to: &records)
             if let stream = state.stream {
                 // A streamed recording keeps what an open scope needs (`record(meta:_:)`).
-                for entry in stream.retained + stream.records {
+                for entry in stream.retained + Self.widened(stream.records, stream.pieces, lines: stream.timeLines) {
                     pendingSteps += entry.keptSteps
                     pendingEvents += entry.keptEvents
                     records.append(entry)

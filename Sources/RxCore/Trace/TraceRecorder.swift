@@ -89,7 +89,8 @@ public final class TraceRecorder: RxTracer {
         var terminated: UInt64?
         var thread: UInt32
         /// When it was born, first disposed of and deinitialized: nanoseconds since the
-        /// recording started (`elapsed()`).
+        /// recording started (`elapsed()`); in a streamed recording, readings of `eventClock`
+        /// (`nodeTime()`) until its `absorb` makes them nanoseconds.
         var createdAt: UInt64? = nil
         var disposedAt: UInt64? = nil
         var deinitializedAt: UInt64? = nil
@@ -178,6 +179,8 @@ public final class TraceRecorder: RxTracer {
     let lastSampled = Atomic<UInt64>(0)
     /// A streamed recording's node boxes the writer is done with, for births to reuse (`nodeBox`).
     let spareBoxes = Mutex<[NodeBox]>([])
+    /// A streamed recording's chunks the writer is done with, for threads' buffers (`spareChunk`).
+    let spareChunks = Mutex<[SlotChunk]>([])
     /// The clock of events' times (`EventClock`): records keep its readings.
     let eventClock: EventClock
     /// `CLOCK_MONOTONIC` nanoseconds when the recording started (`eventClock`'s start).
@@ -259,7 +262,7 @@ public final class TraceRecorder: RxTracer {
             let seq = tick()
             let node = nodeBox(
                 NodeRecord(
-                    kind: kind, type: type, callSite: callSite, created: seq, thread: thread, createdAt: elapsed()))
+                    kind: kind, type: type, callSite: callSite, created: seq, thread: thread, createdAt: nodeTime()))
             let sample = dueSample(seq)
             inLane(traceLocal) { lane in
                 lane.births.append(Birth(index: index, node: node))
@@ -450,8 +453,8 @@ public final class TraceRecorder: RxTracer {
     ) {
         let node = local(node)
         guard node != 0 else { return }
-        let time = timed ? elapsed() : nil
         if streamed {
+            let time = timed ? nodeTime() : nil
             let seq = tick()
             let due = sample ? dueSample(seq) : nil
             TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { traceLocal in
@@ -463,6 +466,7 @@ public final class TraceRecorder: RxTracer {
             return
         }
         let interval = options.resourceInterval
+        let time = timed ? elapsed() : nil
         state.withLock { state in
             let seq = tick()
             let change = op(Int(node - 1), seq, time)

@@ -163,15 +163,18 @@ final class TraceStreamWriter: @unchecked Sendable {
         for edge in batch.edges { each { $0.edge(edge) } }
         for mark in batch.marks { each { $0.mark(mark) } }
         marks.append(contentsOf: batch.marks)
+        // Numbered before the pieces' slots were written.
+        let types = batch.pieces.isEmpty ? [] : TraceTypes.all
+        // Only a segment's `drop` record says how many steps and events it held (a bounded file).
+        let counting = maxBytes != nil
         each { encoding in
-            var texts = batch.texts.makeIterator()
-            var steps = 0, events = 0
-            for record in batch.records {
-                encoding.record(record, text: record.parts.contains(.text) ? texts.next() : nil)
-                steps &+= record.keptSteps
-                events &+= record.keptEvents
-                if encoding.pendingCount >= 1 << 20 { writeOut() }
-            }
+            // The file's own format called directly, not through the protocol at each record.
+            let (steps, events) =
+                if let binary = encoding as? TraceBinaryStreamEncoding {
+                    encodeRecords(batch, types: types, counting: counting, into: binary)
+                } else {
+                    encodeRecords(batch, types: types, counting: counting, into: encoding)
+                }
             if encoding === self.encoding {
                 segment.steps += steps
                 segment.events += events
@@ -193,6 +196,31 @@ final class TraceStreamWriter: @unchecked Sendable {
         }
         writeOut()
         recorder.recycle(&batch)
+    }
+
+    /// The records of `batch` into `encoding`; the steps and events they hold when `counting`.
+    @inline(__always)
+    private func encodeRecords<Encoding: TraceStreamEncoding>(
+        _ batch: TraceRecorder.StreamBatch, types: [Any.Type], counting: Bool, into encoding: Encoding
+    ) -> (steps: Int, events: Int) {
+        var texts = batch.texts.makeIterator()
+        var steps = 0, events = 0, encoded = 0
+        TraceRecorder.forEachRecord(batch.records, batch.pieces, types: types, lines: batch.lines) { record in
+            // Two calls: a `nil` written as such costs no retain and release of an optional text.
+            if record.parts.contains(.text) {
+                encoding.record(record, text: texts.next())
+            } else {
+                encoding.record(record, text: nil)
+            }
+            if counting {
+                steps &+= record.keptSteps
+                events &+= record.keptEvents
+            }
+            // Written out past about a megabyte, looked at every 256 records.
+            encoded &+= 1
+            if encoded & 255 == 0, encoding.pendingCount >= 1 << 20 { writeOut() }
+        }
+        return (steps, events)
     }
 
     /// `RXTRACE_MAX_MB` reached: the file is replaced by a new segment (written beside it, then
@@ -599,43 +627,50 @@ final class TraceBinaryStreamEncoding: TraceStreamEncoding {
         binary.call(
             shape: shape, flags: flags, call: record.call, seq: record.seq, clockValues: record.clockValues,
             from: UInt64(record.from), to: UInt64(record.to), time: record.time
-        ) { out in
-            let type = record.type
-            if !record.parts.contains(.text), let type, type != InlineText.self {
-                if type == Int.self {
-                    out.byte(TraceFormat3.Value.int)
-                    return out.signed(Int64(bitPattern: record.words.0))
-                }
-                if type == Double.self {
-                    out.byte(TraceFormat3.Value.double)
-                    return out.fixed(record.words.0)
-                }
-                if type == Bool.self {
-                    return out.byte(record.words.0 & 0xFF != 0 ? TraceFormat3.Value.true : TraceFormat3.Value.false)
-                }
-            }
-            if type == TraceDetailWords.self, !record.parts.contains(.text),
-                let detail = TraceDetail(rawValue: UInt8(truncatingIfNeeded: record.words.0))
-            {
-                out.byte(TraceFormat3.Value.detail)
-                out.byte(detail.rawValue)
-                out.unsigned(record.words.1)
-                if detail.arity > 1 { out.unsigned(record.words.2) }
-                return
-            }
-            if type == InlineText.self, !record.parts.contains(.text) {
-                out.byte(TraceFormat3.Value.text)
-                withUnsafeBytes(of: record.words) { buffer in
-                    let count = Int(buffer[buffer.count - 1])
-                    out.unsigned(UInt64(count))
-                    out.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                }
-                return
-            }
-            guard let value = recorder.describe(record, text: text) else { return out.byte(TraceFormat3.Value.none) }
-            out.byte(TraceFormat3.Value.text)
-            out.text(value)
+        ) { _ in }
+        // The value after the fixed part (its room reserved there): an `Int`, the most common, here.
+        if !record.parts.contains(.text), record.type == Int.self {
+            binary.out.byte(TraceFormat3.Value.int)
+            binary.out.signed(Int64(bitPattern: record.words.0))
+        } else {
+            value(record, text: text)
         }
+    }
+
+    /// A record's value, but for an `Int` (`record(_:text:)`). (`binary.out` read at each use: bound
+    /// to a local or passed in, it was retained and released at every record.)
+    private func value(_ record: TraceRecord, text: String?) {
+        let type = record.type
+        if !record.parts.contains(.text), let type, type != InlineText.self {
+            if type == Double.self {
+                binary.out.byte(TraceFormat3.Value.double)
+                return binary.out.fixed(record.words.0)
+            }
+            if type == Bool.self {
+                return binary.out.byte(record.words.0 & 0xFF != 0 ? TraceFormat3.Value.true : TraceFormat3.Value.false)
+            }
+        }
+        if type == TraceDetailWords.self, !record.parts.contains(.text),
+            let detail = TraceDetail(rawValue: UInt8(truncatingIfNeeded: record.words.0))
+        {
+            binary.out.byte(TraceFormat3.Value.detail)
+            binary.out.byte(detail.rawValue)
+            binary.out.unsigned(record.words.1)
+            if detail.arity > 1 { binary.out.unsigned(record.words.2) }
+            return
+        }
+        if type == InlineText.self, !record.parts.contains(.text) {
+            binary.out.byte(TraceFormat3.Value.text)
+            withUnsafeBytes(of: record.words) { buffer in
+                let count = Int(buffer[buffer.count - 1])
+                binary.out.unsigned(UInt64(count))
+                binary.out.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            }
+            return
+        }
+        guard let value = recorder.describe(record, text: text) else { return binary.out.byte(TraceFormat3.Value.none) }
+        binary.out.byte(TraceFormat3.Value.text)
+        binary.out.text(value)
     }
 
     func resources(seq: UInt64, total: Int, byType: [(key: String, value: Int)]) {
