@@ -91,3 +91,25 @@ import Testing
         #expect(packed.dropped == DroppedCounts())
     }
 }
+
+/// `TraceRecorder.local` tells this recorder's ids from others' with one compare: its numbers
+/// run from 1 to 2⁴⁰ − 1 above its base, and anything else is 0.
+@Suite(.serialized) struct RecorderLocalIDTests {
+    @Test func onlyIDsAboveTheBaseAndWithinItsGenerationAreThisRecorders() {
+        let recorder = TraceRecorder()
+        let other = TraceRecorder()
+        let base = recorder.idBase
+        let span: UInt64 = 1 << Tracing.generationShift
+        #expect(base != 0 && base % span == 0)
+        #expect(recorder.local(base + 1) == 1)
+        #expect(recorder.local(base + 12_345) == 12_345)
+        #expect(recorder.local(base + span - 1) == span - 1)
+        #expect(recorder.local(base) == 0)
+        #expect(recorder.local(base + span) == 0)
+        #expect(recorder.local(base - 1) == 0)
+        #expect(recorder.local(0) == 0)
+        #expect(recorder.local(.max) == 0)
+        #expect(recorder.local(other.idBase + 1) == 0)
+        #expect(other.local(other.idBase + 1) == 1)
+    }
+}
