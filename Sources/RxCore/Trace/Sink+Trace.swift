@@ -348,7 +348,10 @@ extension Sink {
     /// The `on(.next(element))` of a sink that records its own events (`create`'s), then its
     /// `forwardNext(element)`, while traced: one record for both (nothing can happen between
     /// them on this thread), then the delivery. A stopped or disposed sink records the `on` only.
-    @inline(never)
+    /// Expanded in `create`'s sink (`AnonymousObservableSink.tracedOnNext`), the one sink that
+    /// records its own `on`: there the compiler also expands the two closures below into it, which
+    /// it leaves as calls in an out-of-line `Sink` method (29 instructions an element).
+    @inline(__always)
     final func tracedReceiveAndForwardNext(_ element: Observer.Element, stopped: Bool) {
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
             sinkHop(flags.load(ordering: .relaxed))._withUnsafeGuaranteedRef { hop in
@@ -366,5 +369,14 @@ extension Sink {
                 hop.deliver(local, element, to: observer)
             }
         }
+    }
+}
+
+extension AnonymousObservableSink {
+    /// `onNext` of `create`'s sink born while tracing (`tracedReceiveAndForwardNext`), out of
+    /// line from its untraced path.
+    @inline(never)
+    func tracedOnNext(_ element: Element, stopped: Bool) {
+        tracedReceiveAndForwardNext(element, stopped: stopped)
     }
 }
