@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -163,9 +165,10 @@ enum InlineText {}
 /// record; the bounds above count slots), the size of a thread's
 /// buffer: a recording thread writes its records into an empty chunk the ring lends it
 /// (`lendChunk`), and a full one is taken into the ring as it is (`adopt`), not copied. A chunk
-/// the ring lets go of is lent again; chunks are cut from slabs of up to 2 MB taken as the ring
-/// grows, so resident memory follows what is kept, not the limit, and a ring in its steady
-/// state writes into memory it already touched.
+/// the ring lets go of is lent again; chunks are cut from slabs taken as the ring grows (80 KB
+/// first, each twice the last, up to 1.25 MB), so resident memory follows what is kept, not the
+/// limit (a short recording holds 80 KB of slots), and a ring in its steady state writes into
+/// memory it already touched.
 ///
 /// Not thread-safe: the recorder uses it under its lock.
 final class RecordRing: @unchecked Sendable {
@@ -176,7 +179,7 @@ final class RecordRing: @unchecked Sendable {
     let limit: Int
     /// Slots per chunk, and per thread buffer (`TraceRecorder.Buffer.capacity`).
     static let chunkCapacity = 256
-    /// Chunks cut from each slab.
+    /// Chunks cut from the largest slabs.
     private let chunksPerSlab: Int
     /// A chunk: its records (`count` of them written), and what its records hold from its start
     /// (`held[j]`: records `0..<j` together; `count + 1` entries), read when letting records go
@@ -242,7 +245,7 @@ final class RecordRing: @unchecked Sendable {
     @exclusivity(unchecked) private var spareRecords: [UnsafeMutablePointer<RecordSlot>] = []
     @exclusivity(unchecked) private var spareHeld: [UnsafeMutablePointer<Held>] = []
     /// Every slab taken (records), freed with the ring.
-    @exclusivity(unchecked) private var slabs: [UnsafeMutableRawPointer] = []
+    @exclusivity(unchecked) private var slabs: [Slab] = []
     /// Parts of records the chunks had to let go while still needed.
     private let overflowSteps: PlainRing<TraceRecord>
     private let overflowEvents: PlainRing<TraceRecord>
@@ -260,11 +263,40 @@ final class RecordRing: @unchecked Sendable {
     /// for a slot that starts no record): a chunk adopted reads one word a slot here rather than
     /// working it out.
     private let heldByKind: UnsafeMutablePointer<Held>
+    /// Chunks cut from the next slab: `firstSlabChunks`, then twice the last, up to
+    /// `chunksPerSlab`. (These two after the fields `append` and `adopt` use, which keep their
+    /// places.)
+    @exclusivity(unchecked) private var nextSlabChunks: Int
+    /// Where the slabs' memory comes from.
+    private let slabMemory: SlabMemory
 
     /// Slots per slab at most: 1.25 MB of slots.
     static let maxSlabRecords = 1 << 15
+    /// Chunks cut from a ring's first slab (80 KB of slots): all that a short recording makes
+    /// resident, where a first slab of 1.25 MB cost it half a millisecond of populating.
+    static let firstSlabChunks = 8
 
-    init(steps: Int, events: Int) {
+    /// Where a ring's slabs come from: `populated`, mapped on their own and made resident in one
+    /// call each (Linux; elsewhere, and for a slab too small to map, `heap`); `mapped`, mapped
+    /// but made resident a page at a time as records are first written (what `populated` does
+    /// where the kernel does not know `MADV_POPULATE_WRITE`); `heap`, from `malloc` (what
+    /// `populated` does where mapping fails). The recorder uses `populated`; tests run the others.
+    enum SlabMemory { case populated, mapped, heap }
+
+    /// A slab's memory, and whether it was mapped on its own (else it is from `malloc`).
+    private struct Slab {
+        let base: UnsafeMutableRawPointer
+        let byteCount: Int
+        let mapped: Bool
+    }
+
+    /// Each slab's size in bytes and whether it is mapped on its own, oldest first.
+    var slabSizes: [(bytes: Int, mapped: Bool)] { slabs.map { ($0.byteCount, $0.mapped) } }
+
+    /// Bytes in the slabs of every ring alive (for tests: a ring frees its slabs with it).
+    static let liveSlabBytes = Atomic<Int>(0)
+
+    init(steps: Int, events: Int, slabMemory: SlabMemory = .populated) {
         precondition(_isPOD(TraceRecord.self) && _isPOD(RecordSlot.self), "records must be plain data")
         precondition(MemoryLayout<RecordSlot>.offset(of: \RecordSlot.word) == RecordSlot.wordOffset)
         precondition(MemoryLayout<RecordSlot>.stride == 40, "a slot is 40 bytes")
@@ -273,6 +305,8 @@ final class RecordRing: @unchecked Sendable {
         limit = 2 * max(self.steps, self.events)
         // Room for what the ring holds and a few threads' buffers, at most 1.25 MB a slab.
         chunksPerSlab = min(Self.maxSlabRecords, limit + 4 * Self.chunkCapacity) / Self.chunkCapacity
+        nextSlabChunks = min(Self.firstSlabChunks, chunksPerSlab)
+        self.slabMemory = slabMemory
         // Room for 8 shapes (there are 6) and every 7-bit set of parts.
         heldByKind = .allocate(capacity: 8 << 7)
         heldByKind.initialize(repeating: Held(bits: 0), count: 8 << 7)
@@ -292,8 +326,7 @@ final class RecordRing: @unchecked Sendable {
     }
 
     deinit {
-        let slabBytes = chunksPerSlab * Self.chunkCapacity * MemoryLayout<RecordSlot>.stride
-        for slab in slabs { Self.freeRecords(slab, byteCount: slabBytes) }
+        for slab in slabs { Self.freeSlab(slab) }
         for chunk in chunks[first...] { chunk.held.deallocate() }
         for held in spareHeld { held.deallocate() }
         heldByKind.deallocate()
@@ -536,49 +569,61 @@ final class RecordRing: @unchecked Sendable {
         return chunks.count &- 1
     }
 
-    /// A new slab cut into chunks: one returned, the others spare.
+    /// A new slab cut into chunks (twice as many as the last, up to `chunksPerSlab`): one
+    /// returned, the others spare.
     @inline(never)
     private func addSlab() -> UnsafeMutablePointer<RecordSlot> {
         let stride = Self.chunkCapacity * MemoryLayout<RecordSlot>.stride
-        let slab = Self.allocateRecords(byteCount: chunksPerSlab * stride)
+        let chunkCount = nextSlabChunks
+        nextSlabChunks = min(chunkCount * 2, chunksPerSlab)
+        let slab = Self.allocateSlab(byteCount: chunkCount * stride, memory: slabMemory)
         slabs.append(slab)
-        for index in (1..<chunksPerSlab).reversed() {
-            spareRecords.append((slab + index * stride).assumingMemoryBound(to: RecordSlot.self))
+        for index in (1..<chunkCount).reversed() {
+            spareRecords.append((slab.base + index * stride).assumingMemoryBound(to: RecordSlot.self))
         }
-        return slab.assumingMemoryBound(to: RecordSlot.self)
+        return slab.base.assumingMemoryBound(to: RecordSlot.self)
     }
 
-    /// Memory for a slab's records. On Linux a large slab is mapped on its own and made resident
-    /// at once (`MADV_POPULATE_WRITE`, Linux 5.14+; ignored where unknown): one call instead of a
-    /// page fault per 4 KB as the ring fills it, which took about a tenth of recording time; and
-    /// unmapped with the ring (from `malloc`, glibc kept a freed ring's 1.25 MB slabs in its heap:
-    /// 15 MB more resident in TraceBench). (Offering slabs to transparent huge pages also cut the
-    /// faults but made later recordings slower on the machine measured, when the kernel had to
-    /// compact memory for them.)
-    private static func allocateRecords(byteCount: Int) -> UnsafeMutableRawPointer {
+    /// Memory for a slab's records. On Linux a slab of whole pages, 64 KB or more, is mapped on
+    /// its own and made resident at once (`MADV_POPULATE_WRITE`, Linux 5.14+; where the kernel
+    /// refuses it, pages become resident as they are first written): one call instead of a page
+    /// fault per 4 KB as the ring fills it; and unmapped with the ring (from `malloc`, glibc kept
+    /// a freed ring's 1.25 MB slabs in its heap: 15 MB more resident in TraceBench). The kernel
+    /// still zeroes and accounts for every page (a tenth of a fresh recorder's time in
+    /// `TraceBench`: see "The ring's fresh memory" in docs/performance.md). (Offering slabs to
+    /// transparent huge pages made that far cheaper for some recorders and far dearer for
+    /// others, when the memory had to be found afresh.)
+    private static func allocateSlab(byteCount: Int, memory: SlabMemory) -> Slab {
         #if os(Linux)
-        if byteCount >= Self.mappedSlabBytes,
+        if memory != .heap, byteCount >= Self.mappedSlabBytes, byteCount % Self.pageSize == 0,
             let pointer = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
             pointer != MAP_FAILED
         {
-            _ = madvise(pointer, byteCount, 23 /* MADV_POPULATE_WRITE */)
-            return pointer
+            if memory == .populated { _ = madvise(pointer, byteCount, 23 /* MADV_POPULATE_WRITE */) }
+            liveSlabBytes.add(byteCount, ordering: .relaxed)
+            return Slab(base: pointer, byteCount: byteCount, mapped: true)
         }
         #endif
-        return malloc(byteCount)!
+        liveSlabBytes.add(byteCount, ordering: .relaxed)
+        return Slab(base: malloc(byteCount)!, byteCount: byteCount, mapped: false)
     }
 
     /// Slabs of at least this many bytes are mapped on their own (Linux).
-    private static let mappedSlabBytes = 1 << 20
+    private static let mappedSlabBytes = 1 << 16
 
-    private static func freeRecords(_ slab: UnsafeMutableRawPointer, byteCount: Int) {
+    #if os(Linux)
+    private static let pageSize = max(1, sysconf(Int32(_SC_PAGESIZE)))
+    #endif
+
+    private static func freeSlab(_ slab: Slab) {
+        liveSlabBytes.subtract(slab.byteCount, ordering: .relaxed)
         #if os(Linux)
-        if byteCount >= Self.mappedSlabBytes {
-            munmap(slab, byteCount)
+        if slab.mapped {
+            munmap(slab.base, slab.byteCount)
             return
         }
         #endif
-        free(slab)
+        free(slab.base)
     }
 
     /// Removes the oldest record, the ring being at its limit before a record holding `adding`
