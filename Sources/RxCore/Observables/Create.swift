@@ -57,7 +57,7 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
         if flags != 0 {
             // Traced, this `on` and the `forwardOn` that follows it are one record.
             if flags & sinkTracedFlag != 0 {
-                return tracedReceiveAndForwardNext(element, stopped: flags & createStoppedFlag != 0)
+                return tracedOnNext(element, stopped: flags & createStoppedFlag != 0)
             }
             return // stopped or disposed
         }

@@ -48,6 +48,10 @@ final class TraceHop {
     /// records the hop's `forwardOn` step of an element with its own `on` (`TraceLocal.forwardingTo`),
     /// one record where there were two (`TraceRecord.Shape.forwardedObserved`).
     let mergesObserved: Bool
+    /// How the recorder keeps the elements a sink's hop delivers (`TraceElementForm`), worked
+    /// out when the sink is born; `.unknown` for any other hop. (Here, in the flags' padding:
+    /// two bytes more at the end would take the hop to a larger block of `malloc`'s.)
+    let form: TraceElementForm
     /// The node whose call site nodes born during a delivery take (0: none; a subject's hop
     /// into an observer that is not a node lends none).
     private let receiver: UInt64
@@ -73,11 +77,12 @@ final class TraceHop {
 
     init(
         node: UInt64, observer: Any, sender: Sender, context: AnyObject? = TraceContext.forHop,
-        counter: Unmanaged<ResourceCounter>? = nil
+        counter: Unmanaged<ResourceCounter>? = nil, form: TraceElementForm = .unknown
     ) {
         var target = traceNodeID(of: observer)
         self.context = context
         self.counter = counter
+        self.form = form
         var ownsTarget = false
         if target == 0, node != 0, let tracer = Tracing.active, ObserverNode.isNeeded(for: observer) {
             if let offered = ObserverNode.claim(observer) {
@@ -124,20 +129,21 @@ final class TraceHop {
         self.checksOverlap = true
         self.context = nil
         self.counter = nil
+        self.form = .unknown
     }
 
     /// A sink is born (`Sink.init`): counts it and returns its first flag word: its counter, or
     /// while tracing its node's hop with the traced bit (below).
     @inline(__always)
-    static func sinkBorn<Observer>(_ counter: ResourceCounter, observer: Observer) -> UInt {
+    static func sinkBorn<Observer: ObserverType>(_ counter: ResourceCounter, observer: Observer) -> UInt {
         sinkBorn(Unmanaged.passUnretained(counter), observer: observer)
     }
 
     /// `sinkBorn` for a counter kept unretained (`CachedCounter`): the untraced path is an atomic
     /// add and the pointer, with no closure around the counter and no copy of the observer.
     @inline(__always)
-    static func sinkBorn<Observer>(_ counter: Unmanaged<ResourceCounter>, observer: Observer) -> UInt {
-        if Tracing.isOn { return tracedSinkBorn(counter, observer: observer) }
+    static func sinkBorn<Observer: ObserverType>(_ counter: Unmanaged<ResourceCounter>, observer: Observer) -> UInt {
+        if Tracing.isOn { return tracedSinkBorn(counter, observer: observer, form: .of(Observer.Element.self)) }
         counter._withUnsafeGuaranteedRef { $0.increment() }
         let word = UInt(bitPattern: counter.toOpaque())
         assert(word & sinkFlagBits == 0, "a ResourceCounter not 16-byte aligned")
@@ -147,11 +153,12 @@ final class TraceHop {
     /// A sink born while tracing: counts it, makes it a node with its `run` edge from the
     /// producer running and its `forward` edge to `observer`, and returns the node's hop, retained
     /// (`sinkDied` releases it), with the traced bit; the counter when the tracer gave no node.
+    /// The hop keeps `form`, that of the sink's elements.
     @inline(never)
-    static func tracedSinkBorn(_ unmanaged: Unmanaged<ResourceCounter>, observer: Any) -> UInt {
+    static func tracedSinkBorn(_ unmanaged: Unmanaged<ResourceCounter>, observer: Any, form: TraceElementForm) -> UInt {
         let context = RunContext.current
         let id = unmanaged._withUnsafeGuaranteedRef { rxBirth($0, .sink, nil) }
-        let hop = TraceHop(node: id, observer: observer, sender: .sink, counter: unmanaged)
+        let hop = TraceHop(node: id, observer: observer, sender: .sink, counter: unmanaged, form: form)
         if let producer = context?.producer, producer != 0 {
             traceStep(.`init`, from: producer, to: id)
             traceEdge(producer, id, .run)
@@ -321,7 +328,8 @@ extension Sink {
                     return assert(local.forwardingTo == 0, "an observer left a sink's forwardOn unrecorded")
                 }
                 TraceHook.forwardedNext(
-                    local, from: hop.node, to: hop.target, element: element, recordEvent: hop.recordsEvent)
+                    local, from: hop.node, to: hop.target, element: element, recordEvent: hop.recordsEvent,
+                    form: hop.form)
                 hop.deliver(local, element, to: observer)
             }
         }
@@ -340,7 +348,10 @@ extension Sink {
     /// The `on(.next(element))` of a sink that records its own events (`create`'s), then its
     /// `forwardNext(element)`, while traced: one record for both (nothing can happen between
     /// them on this thread), then the delivery. A stopped or disposed sink records the `on` only.
-    @inline(never)
+    /// Expanded in `create`'s sink (`AnonymousObservableSink.tracedOnNext`), the one sink that
+    /// records its own `on`: there the compiler also expands the two closures below into it, which
+    /// it leaves as calls in an out-of-line `Sink` method (29 instructions an element).
+    @inline(__always)
     final func tracedReceiveAndForwardNext(_ element: Observer.Element, stopped: Bool) {
         TraceLocal.unmanagedCurrent._withUnsafeGuaranteedRef { local in
             sinkHop(flags.load(ordering: .relaxed))._withUnsafeGuaranteedRef { hop in
@@ -353,9 +364,19 @@ extension Sink {
                     return TraceHook.receivedNext(local, .on, node: hop.node, element: element, recordEvent: true)
                 }
                 TraceHook.receivedAndForwardedNext(
-                    local, node: hop.node, to: hop.target, element: element, recordEvent: hop.recordsEvent)
+                    local, node: hop.node, to: hop.target, element: element, recordEvent: hop.recordsEvent,
+                    form: hop.form)
                 hop.deliver(local, element, to: observer)
             }
         }
+    }
+}
+
+extension AnonymousObservableSink {
+    /// `onNext` of `create`'s sink born while tracing (`tracedReceiveAndForwardNext`), out of
+    /// line from its untraced path.
+    @inline(never)
+    func tracedOnNext(_ element: Element, stopped: Bool) {
+        tracedReceiveAndForwardNext(element, stopped: stopped)
     }
 }

@@ -7,6 +7,29 @@
 /// recorder reads the buffer under its lock. Released when the thread exits,
 /// handing what its buffer holds to its recorder first.
 final class TraceLocal {
+    /// Two types (their metadata addresses) and their numbers in `TraceTypes`; a type not
+    /// among them is numbered (under `TraceTypes`' lock) and takes the older one's place.
+    struct TypeNumbers {
+        var keys: (UInt, UInt) = (0, 0)
+        var numbers: (UInt16, UInt16) = (0, 0)
+
+        @inline(__always)
+        mutating func number(of type: Any.Type) -> UInt16 {
+            let key = UInt(bitPattern: unsafeBitCast(type, to: Int.self))
+            if keys.0 == key { return numbers.0 }
+            if keys.1 == key { return numbers.1 }
+            return missed(type, key)
+        }
+
+        @inline(never)
+        private mutating func missed(_ type: Any.Type, _ key: UInt) -> UInt16 {
+            let number = TraceTypes.number(of: type)
+            keys = (key, keys.0)
+            numbers = (number, numbers.0)
+            return number
+        }
+    }
+
     // MARK: Tracer cache (`Tracing.cachedTracer`)
     /// The `Tracing.installCount` at which `tracer` was cached; `.max` when none is installed.
     @exclusivity(unchecked) var tracerInstall: UInt64 = .max
@@ -69,29 +92,16 @@ final class TraceLocal {
     @exclusivity(unchecked) var bufferKey: UInt64 = .max
 
     // MARK: Record types
-    /// The last two value types this thread recorded (their metadata addresses) and their
-    /// numbers in `TraceTypes`: an element's type costs a compare, not a lookup.
-    @exclusivity(unchecked) var recordTypeKeys: (UInt, UInt) = (0, 0)
-    @exclusivity(unchecked) var recordTypeNumbers: (UInt16, UInt16) = (0, 0)
+    /// The last two value types this thread recorded and their numbers in `TraceTypes`: an
+    /// element's type costs a compare, not a lookup.
+    @exclusivity(unchecked) var recordTypes = TypeNumbers()
+    /// The same for the element types of the sinks born on this thread (`TraceElementForm.of`),
+    /// kept apart: a birth would push a type the thread's records use out of `recordTypes`.
+    @exclusivity(unchecked) var sinkElementTypes = TypeNumbers()
 
     /// `type`'s number in `TraceTypes.shared`, from this thread's cache.
     @inline(__always)
-    func recordTypeNumber(_ type: Any.Type) -> UInt16 {
-        let key = UInt(bitPattern: unsafeBitCast(type, to: Int.self))
-        if recordTypeKeys.0 == key { return recordTypeNumbers.0 }
-        if recordTypeKeys.1 == key { return recordTypeNumbers.1 }
-        return recordTypeNumberMissed(type, key)
-    }
-
-    /// A type not in the cache: numbered (under `TraceTypes`' lock), and cached in place of the
-    /// older of the two.
-    @inline(never)
-    private func recordTypeNumberMissed(_ type: Any.Type, _ key: UInt) -> UInt16 {
-        let number = TraceTypes.number(of: type)
-        recordTypeKeys = (key, recordTypeKeys.0)
-        recordTypeNumbers = (number, recordTypeNumbers.0)
-        return number
-    }
+    func recordTypeNumber(_ type: Any.Type) -> UInt16 { recordTypes.number(of: type) }
 
     // MARK: Type facts (`TraceTypeFacts`)
     /// An open-addressed table of `typeFactSlots` entries: a type's metadata address, its facts

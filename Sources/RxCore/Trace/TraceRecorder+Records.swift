@@ -9,10 +9,12 @@ extension TraceRecorder {
 
     @inline(__always)
     func forwardedNext<Element>(
-        _ traceLocal: TraceLocal, from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool
+        _ traceLocal: TraceLocal, from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool,
+        form: TraceElementForm = .unknown
     ) {
         recordNext(
-            traceLocal, .forwarded, .forwardOn, from: sink, to: observer, element: element, recordEvent: recordEvent)
+            traceLocal, .forwarded, .forwardOn, from: sink, to: observer, element: element, recordEvent: recordEvent,
+            form: form)
     }
 
     @inline(__always)
@@ -68,14 +70,16 @@ extension TraceRecorder {
     /// them on this thread.
     @inline(__always)
     func receivedAndForwardedNext<Element>(
-        _ traceLocal: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool
+        _ traceLocal: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool,
+        form: TraceElementForm = .unknown
     ) {
-        guard Self.isPlain(Element.self), local(node) != 0 else {
+        guard form.isWord || Self.isPlain(Element.self), local(node) != 0 else {
             return receivedThenForwardedNext(
                 traceLocal, node: node, to: observer, element: element, recordEvent: recordEvent)
         }
         recordNext(
-            traceLocal, .receivedForwarded, .on, from: node, to: observer, element: element, recordEvent: recordEvent)
+            traceLocal, .receivedForwarded, .on, from: node, to: observer, element: element, recordEvent: recordEvent,
+            form: form)
     }
 
     /// `receivedAndForwardedNext` as two records: an element described now, or a sink of another
@@ -89,20 +93,26 @@ extension TraceRecorder {
     }
 
     /// The record of a `next`. An element kept as its bytes (`isPlain`) is written in place into
-    /// this thread's buffer; any other is described now.
+    /// this thread's buffer; any other is described now. `form`, when the caller's hop knows it
+    /// (a sink's), says so without asking `Element`'s metadata (see `TraceElementForm`).
     @inline(__always)
     private func recordNext<Element>(
         _ traceLocal: TraceLocal, _ shape: Shape, _ call: TraceCall, from: UInt64, to: UInt64, element: Element,
-        recordEvent: Bool
+        recordEvent: Bool, form: TraceElementForm = .unknown
     ) {
         if !keepSteps && !keepEvents { return }
-        guard Self.isPlain(Element.self) else {
+        guard form.isWord || Self.isPlain(Element.self) else {
             return recordDescribed(
                 traceLocal, shape, call, from: from, to: to, element: element, recordEvent: recordEvent)
         }
         guard var entry = prepare(traceLocal, shape, call, from: from, to: to, kind: .next, recordEvent: recordEvent)
         else { return }
         entry.seq = tick(entry.clockValues)
+        if form.isWord, RecordSlot.fitsOne(type: form.type, thread: entry.thread) {
+            entry.words.0 = unsafeBitCast(element, to: UInt64.self)
+            let slot = RecordSlot(entry, type: form.type)
+            return buffer(traceLocal)._withUnsafeGuaranteedRef { $0.append(self, slots: 1) { $0.initialize(to: slot) } }
+        }
         let type = traceLocal.recordTypeNumber(Element.self)
         buffer(traceLocal)._withUnsafeGuaranteedRef { buffer in
             // The element's bytes straight into the record (no copy through a local). A
@@ -362,5 +372,35 @@ extension RxTracer {
         } else {
             step(call, from: caller, to: callee, detail: detail.text)
         }
+    }
+}
+
+/// How the recorder keeps the elements of one type, worked out once for a sink's hop when the
+/// sink is born (`TraceHop.sinkBorn`) instead of at every element: the sinks' element paths are
+/// unspecialised, and asking their `Element` type whether it is plain, how wide it is and what
+/// number it has (`TraceTypes`) read its value witnesses and the thread's cache of numbers at
+/// every record. A plain one-word element (`Int`, `Double`…) is then stored as a word with its
+/// type's number; any other form is `.unknown` and asks the type, as before. The records are
+/// the same either way.
+struct TraceElementForm {
+    /// The element type's number in `TraceTypes` when its values are one plain word; 0 otherwise.
+    let type: UInt16
+
+    /// Nothing known: ask the element's type.
+    static let unknown = TraceElementForm(0)
+
+    /// Whether the elements are one plain word, their type numbered `type`.
+    @inline(__always)
+    var isWord: Bool { type != 0 }
+
+    private init(_ type: UInt16) { self.type = type }
+
+    /// The form of `Element`'s values (its number from this thread's cache of sinks' types).
+    @inline(never)
+    static func of<Element>(_: Element.Type) -> TraceElementForm {
+        guard TraceRecorder.isPlain(Element.self), MemoryLayout<Element>.size == MemoryLayout<UInt64>.size
+        else { return .unknown }
+        let number = TraceLocal.current.sinkElementTypes.number(of: Element.self)
+        return number == RecordSlot.wide ? .unknown : TraceElementForm(number)
     }
 }

@@ -556,11 +556,13 @@ func traceRecordsOwnEvents(_ observer: Any) -> Bool {
 enum TraceHook {
     @inline(__always)
     static func forwardedNext<Element>(
-        _ local: TraceLocal, from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool
+        _ local: TraceLocal, from sink: UInt64, to observer: UInt64, element: Element, recordEvent: Bool,
+        form: TraceElementForm = .unknown
     ) {
         if let recorder = local.recorder {
             recorder._withUnsafeGuaranteedRef {
-                $0.forwardedNext(local, from: sink, to: observer, element: element, recordEvent: recordEvent)
+                $0.forwardedNext(
+                    local, from: sink, to: observer, element: element, recordEvent: recordEvent, form: form)
             }
         } else if let tracer = local.tracer {
             tracer.forwardedNext(from: sink, to: observer, element: element, recordEvent: recordEvent)
@@ -584,11 +586,13 @@ enum TraceHook {
     /// the `forwardOn` it does next, which the recorder keeps as one record.
     @inline(__always)
     static func receivedAndForwardedNext<Element>(
-        _ local: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool
+        _ local: TraceLocal, node: UInt64, to observer: UInt64, element: Element, recordEvent: Bool,
+        form: TraceElementForm = .unknown
     ) {
         if let recorder = local.recorder {
             recorder._withUnsafeGuaranteedRef {
-                $0.receivedAndForwardedNext(local, node: node, to: observer, element: element, recordEvent: recordEvent)
+                $0.receivedAndForwardedNext(
+                    local, node: node, to: observer, element: element, recordEvent: recordEvent, form: form)
             }
         } else if let tracer = local.tracer {
             tracer.receivedNext(.on, node: node, element: element, recordEvent: true)
