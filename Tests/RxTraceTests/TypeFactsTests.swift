@@ -1,3 +1,4 @@
+import Foundation
 import RxTesting
 import RxTrace
 import Testing
@@ -90,5 +91,19 @@ import Testing
                 check({ (_: Int) in }, typed: false, [])
             }
         }
+    }
+}
+
+/// A recording's start time in its meta: what `Date.ISO8601Format()` writes, without its cost.
+@Suite struct StartedDateTests {
+    @Test func theStartIsWrittenAsFoundationWritesIt() {
+        let now = Date().timeIntervalSince1970
+        let dates = [0, 59.999, 951_782_400.5, 1_798_761_599.999_9, 4_102_444_800, now, now.rounded(.down)].map {
+            Date(timeIntervalSince1970: $0)
+        }
+        for date in dates {
+            #expect(TraceRecorder.iso8601Seconds(date) == date.ISO8601Format(), "\(date.timeIntervalSince1970)")
+        }
+        #expect(TraceRecorder.iso8601Seconds(Date(timeIntervalSince1970: 951_782_400.5)) == "2000-02-29T00:00:00Z")
     }
 }
