@@ -1,8 +1,6 @@
 /// The base class of every sequence (step1 of 001). Subclasses implement `subscribe`;
 /// most of them do it by being a `Producer`.
-open class Observable<Element>: ObservableType, TraceIdentifiable, TraceTyped {
-    /// What tracing asks of the type (`TraceTyped`); subjects override it.
-    class var traceOwnFacts: TraceTypeFacts { [] }
+open class Observable<Element>: ObservableType, TraceIdentifiable {
     // Not retained: counters live as long as the process (the registry holds them).
     let resourceCounter: Unmanaged<ResourceCounter>
     /// Trace node id (0 when not traced).

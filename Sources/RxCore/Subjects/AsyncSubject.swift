@@ -4,8 +4,6 @@ import Synchronization
 /// error is passed on with no element.
 public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, SubjectUnsubscribing {
     public typealias SubjectObserverType = AsyncSubject<Element>
-    /// Records the events it receives itself (`TraceSelfRecording`, `TraceTyped`).
-    override class var traceOwnFacts: TraceTypeFacts { .recordsOwnEvents }
 
     private struct State {
         var observers = ObserverList()

@@ -5,8 +5,6 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     SubjectUnsubscribing
 {
     public typealias SubjectObserverType = BehaviorSubject<Element>
-    /// Records the events it receives itself (`TraceSelfRecording`, `TraceTyped`).
-    override class var traceOwnFacts: TraceTypeFacts { .recordsOwnEvents }
 
     // Recursive: a subscriber's first value is sent while subscribing, and its handler may
     // send to this subject again, as RxSwift allows.

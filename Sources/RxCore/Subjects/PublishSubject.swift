@@ -6,8 +6,6 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     SubjectUnsubscribing
 {
     public typealias SubjectObserverType = PublishSubject<Element>
-    /// Records the events it receives itself (`TraceSelfRecording`, `TraceTyped`).
-    override class var traceOwnFacts: TraceTypeFacts { .recordsOwnEvents }
 
     // Guarded by `lock`. Plain stored properties rather than a `Mutex<State>`
     // (docs/architecture.md, "Generic metadata"). The fields `onNext` reads come before

@@ -4,8 +4,6 @@ import Foundation
 /// terminal event if there was one; then behaves like a `PublishSubject`.
 public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable, SubjectUnsubscribing {
     public typealias SubjectObserverType = ReplaySubject<Element>
-    /// Records the events it receives itself (`TraceSelfRecording`, `TraceTyped`).
-    override class var traceOwnFacts: TraceTypeFacts { .recordsOwnEvents }
 
     private let lock = NSRecursiveLock()
     private var observers = ObserverList()

@@ -1,10 +1,17 @@
 /// The facts each of RxCore's traced types states (`TraceTyped`), beside the marker protocols
 /// it conforms to: what the four casts of `TraceTypeFacts.findByCasts` would find. A debug build
 /// checks each type's answer against those casts the first time a thread meets it.
-/// `Observable` states its facts in a `class var`, which the subjects (self-recording) override;
-/// a sink asks whether it is `create`'s (self-recording): a class cast, no conformance lookup.
+/// An observable asks whether it is a subject, and a sink whether it is `create`'s (both
+/// self-recording): class casts, which walk the superclasses and look no conformance up.
 extension ObserverBase: TraceTyped {
     static var traceOwnFacts: TraceTypeFacts { [.checksOwnOn, .recordsOwnEvents] }
+}
+
+extension Observable: TraceTyped {
+    static var traceOwnFacts: TraceTypeFacts {
+        self is PublishSubject<Element>.Type || self is BehaviorSubject<Element>.Type
+            || self is ReplaySubject<Element>.Type || self is AsyncSubject<Element>.Type ? .recordsOwnEvents : []
+    }
 }
 
 extension Sink: TraceTyped {

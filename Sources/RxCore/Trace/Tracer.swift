@@ -454,7 +454,8 @@ protocol TraceSelfRecording: AnyObject {}
 /// protocol scans every conformance record the process loaded (some 190,000 instructions), so a
 /// traced program's first subscription paid some 60 of them; a type that is not `TraceTyped`
 /// (a user's `TraceIdentifiable`, `TestableObserver`) is still asked by the four casts.
-/// A subclass that adds a marker protocol states so (subjects, `AnonymousObservableSink`).
+/// A subclass that adds a marker protocol is told apart by a class cast (subjects,
+/// `AnonymousObservableSink`).
 protocol TraceTyped {
     /// The type's facts but `.identifiable`, which `traceIdentified` tells.
     static var traceOwnFacts: TraceTypeFacts { get }
