@@ -23,12 +23,17 @@ import Testing
     /// adopted whole, a filler before a two-slot record that would not fit, and now and then a
     /// record appended to the ring itself after the buffer is handed over (copied). Every 50th
     /// record takes two slots. Returns the records written, in order.
-    static func fill(_ ring: RecordRing, count: Int) -> [TraceRecord] {
+    static func fill(
+        _ ring: RecordRing, count: Int,
+        making make: (_ index: Int) -> TraceRecord = {
+            record(UInt64($0) &* 2 &+ 1, wide: $0 % 50 == 49)
+        }
+    ) -> [TraceRecord] {
         var written: [TraceRecord] = []
         var chunk = ring.lendChunk()
         var filled = 0
         for index in 0..<count {
-            let record = record(UInt64(index) &* 2 &+ 1, wide: index % 50 == 49)
+            let record = make(index)
             written.append(record)
             if index % 1_009 == 1_008 {
                 chunk = ring.adopt(chunk, count: filled)
@@ -114,6 +119,51 @@ import Testing
             ring.appendRecords(to: &held)
             #expect(Self.keys(held) == Self.keys(Array(written.suffix(40_000))))
             #expect(ring.totalSteps == written.count && ring.totalEvents == written.count)
+        }
+        #expect(RecordRing.liveSlabBytes.load(ordering: .relaxed) == before, "the ring's slabs were not freed")
+    }
+
+    /// Records of every shape, holding steps, events or both (some not kept: a split record's
+    /// copy), adopted in whole chunks: the ring reads what each slot holds from its shape and
+    /// parts (`heldByKind`), and keeps exactly the shortest newest run holding `steps` steps and
+    /// `events` events, cutting inside a chunk, with the totals of what was written.
+    @Test func everyShapeAndPartsKeepTheNewestStepsAndEvents() {
+        let before = RecordRing.liveSlabBytes.load(ordering: .relaxed)
+        let shapes: [TraceRecord.Shape] = [
+            .forwarded, .received, .observed, .step, .receivedForwarded, .forwardedObserved,
+        ]
+        let partsSets: [TraceRecord.Parts] = [
+            [.steps, .keptSteps], [.event, .keptEvent], [.steps, .keptSteps, .event, .keptEvent],
+            [.steps, .keptSteps, .event, .keptEvent, .secondEvent], [.steps, .event, .keptEvent],
+            [.steps, .keptSteps, .event], [.event, .keptEvent, .secondEvent, .virtual],
+        ]
+        func make(_ index: Int) -> TraceRecord {
+            let seq = UInt64(index) &* 4 &+ 1
+            return TraceRecord(
+                seq: seq, time: seq &* 3, words: (seq, 0, 0), type: Int.self, from: 1, to: 2,
+                thread: index % 37 == 36 ? 70_000 : 0, call: .forwardOn, kind: .next,
+                shape: shapes[index % shapes.count], parts: partsSets[index / shapes.count % partsSets.count])
+        }
+        for (steps, events) in [(3_000, 2_000), (1_000, 4_000)] {
+            do {
+                let ring = RecordRing(steps: steps, events: events)
+                let written = Self.fill(ring, count: 20_000, making: make)
+                #expect(written.contains { $0.keptSteps == 3 } && written.contains { $0.keptEvents == 2 })
+                #expect(ring.totalSteps == written.reduce(0) { $0 + $1.keptSteps })
+                #expect(ring.totalEvents == written.reduce(0) { $0 + $1.keptEvents })
+                // The shortest newest run holding both.
+                var start = written.count, heldSteps = 0, heldEvents = 0
+                while heldSteps < steps || heldEvents < events {
+                    start -= 1
+                    heldSteps += written[start].keptSteps
+                    heldEvents += written[start].keptEvents
+                }
+                var held: [TraceRecord] = []
+                ring.appendRecords(to: &held)
+                #expect(Self.keys(held) == Self.keys(Array(written[start...])))
+                #expect(held.map(\.parts.rawValue) == written[start...].map(\.parts.rawValue))
+                #expect(ring.splits == 0)
+            }
         }
         #expect(RecordRing.liveSlabBytes.load(ordering: .relaxed) == before, "the ring's slabs were not freed")
     }

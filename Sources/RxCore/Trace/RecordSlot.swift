@@ -26,14 +26,24 @@ struct RecordSlot {
     var thread: UInt16
     var call: TraceCall
     var kind: TraceEventKind
-    /// `TraceRecord.Shape`'s raw value, or `continued`: a slot that starts no record.
-    var shape: UInt8
     var parts: TraceRecord.Parts
+    /// `TraceRecord.Shape`'s raw value, or `continued`: a slot that starts no record. (Right
+    /// after `parts`: the ring reads both in one load, `kindOffset`.)
+    var shape: UInt8
     /// The value's first word (the rest, in a two-slot record, follow it in the next slot).
     var word: UInt64
 
     /// Where `word` sits (checked by `RecordRing.init`): an element is stored straight there.
     static var wordOffset: Int { 32 }
+    /// Where `parts` sits, `shape` in the next byte (checked by `RecordRing.init`).
+    static var kindOffset: Int { 30 }
+
+    /// `parts` and `shape` of the slot at `slot` in one number below 2,048 (`parts | shape << 8`,
+    /// `shape` being below 8), read in one load: what the ring's `heldByKind` is indexed by.
+    @inline(__always)
+    static func kind(at slot: UnsafePointer<RecordSlot>) -> Int {
+        Int(UInt16(littleEndian: UnsafeRawPointer(slot).load(fromByteOffset: kindOffset, as: UInt16.self)) & 0x7FF)
+    }
     /// `type` and `thread` of a record in two slots.
     static let wide: UInt16 = .max
     /// `shape` of a slot that starts no record: a two-slot record's second slot, or a filler.
