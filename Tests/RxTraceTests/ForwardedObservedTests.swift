@@ -195,10 +195,14 @@ import Testing
                 for thread in 0..<4 {
                     group.enter()
                     // The subject held weakly: a `Thread` keeps its closure until the thread has
-                    // gone, which can be after `group.wait()` returns and the leak check runs.
+                    // gone, which can be after `group.wait()` returns and the leak check runs. The
+                    // thread's own subscription in a scope of its own, so that it is released
+                    // before `group.leave()` (not at the closure's end, after it).
                     Thread { [weak subject] in
-                        let own = Observable.of(1, 2, 3, 4, 5).map { $0 * thread }.subscribe(onNext: { _ in })
-                        own.dispose()
+                        do {
+                            let own = Observable.of(1, 2, 3, 4, 5).map { $0 * thread }.subscribe(onNext: { _ in })
+                            own.dispose()
+                        }
                         for value in 0..<50 { subject?.onNext(thread * 1000 + value) }
                         group.leave()
                     }.start()
