@@ -222,25 +222,6 @@ import Testing
         return Array(slots.prefix(count))
     }
 
-    /// Writes `record` into `chunk`, lent by `ring`, as a thread's buffer does: a filler ends a
-    /// chunk with one slot left before a record of two, and a full chunk is handed over.
-    private static func write(
-        _ record: TraceRecord, into chunk: inout UnsafeMutablePointer<RecordSlot>, filled: inout Int,
-        of ring: RecordRing
-    ) {
-        let type = TraceTypes.number(of: record.type)
-        if filled + RecordSlot.count(record, type: type) > RecordRing.chunkCapacity {
-            (chunk + filled).initialize(to: .filler)
-            chunk = ring.adopt(chunk, count: filled + 1)
-            filled = 0
-        }
-        filled += RecordSlot.initialize(chunk + filled, to: record, type: type)
-        if filled == RecordRing.chunkCapacity {
-            chunk = ring.adopt(chunk, count: filled)
-            filled = 0
-        }
-    }
-
     /// Whether two lists of records are the same, field by field (the value's type by identity).
     static func sameRecords(_ a: [TraceRecord], _ b: [TraceRecord]) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy { Self.same($0, $1) }
@@ -365,7 +346,7 @@ import Testing
                 adopted.append(record)
                 continue
             }
-            Self.write(record, into: &chunk, filled: &filled, of: adopted)
+            adopted.write(record, into: &chunk, filled: &filled)
         }
         chunk = adopted.adopt(chunk, count: filled)
         adopted.takeBack(chunk)
@@ -404,7 +385,7 @@ import Testing
                 ring.append(record, text: text)
             } else {
                 record.parts.remove(.text)
-                Self.write(record, into: &chunk, filled: &filled, of: ring)
+                ring.write(record, into: &chunk, filled: &filled)
             }
             slots[record.seq] = RecordSlot.count(record, type: TraceTypes.number(of: record.type))
             all.append(record)
@@ -465,5 +446,23 @@ import Testing
         #expect(trace.nodes.allSatisfy { $0.anomalies.isEmpty })
         #expect(trace.events.filter { $0.kind == .next }.count == 3 * 1_000)
         #expect(Set(trace.events.compactMap(\.thread)).count == 2)
+    }
+}
+
+extension RecordRing {
+    /// Writes `record` into `chunk`, lent by this ring, as a thread's buffer does: a filler ends
+    /// a chunk with one slot left before a record of two, and a full chunk is handed over.
+    func write(_ record: TraceRecord, into chunk: inout UnsafeMutablePointer<RecordSlot>, filled: inout Int) {
+        let type = TraceTypes.number(of: record.type)
+        if filled + RecordSlot.count(record, type: type) > RecordRing.chunkCapacity {
+            (chunk + filled).initialize(to: .filler)
+            chunk = adopt(chunk, count: filled + 1)
+            filled = 0
+        }
+        filled += RecordSlot.initialize(chunk + filled, to: record, type: type)
+        if filled == RecordRing.chunkCapacity {
+            chunk = adopt(chunk, count: filled)
+            filled = 0
+        }
     }
 }

@@ -41,21 +41,20 @@ import Testing
                 ring.append(record)
                 continue
             }
-            let type = TraceTypes.number(of: record.type)
-            if filled + RecordSlot.count(record, type: type) > RecordRing.chunkCapacity {
-                (chunk + filled).initialize(to: .filler)
-                chunk = ring.adopt(chunk, count: filled + 1)
-                filled = 0
-            }
-            filled += RecordSlot.initialize(chunk + filled, to: record, type: type)
-            if filled == RecordRing.chunkCapacity {
-                chunk = ring.adopt(chunk, count: filled)
-                filled = 0
-            }
+            ring.write(record, into: &chunk, filled: &filled)
         }
         chunk = ring.adopt(chunk, count: filled)
         ring.takeBack(chunk)
         return written
+    }
+
+    /// Runs `body`, then checks that every ring it made freed its slabs with it.
+    static func expectingSlabsFreed(sourceLocation: SourceLocation = #_sourceLocation, _ body: () -> Void) {
+        let before = RecordRing.liveSlabBytes.load(ordering: .relaxed)
+        body()
+        #expect(
+            RecordRing.liveSlabBytes.load(ordering: .relaxed) == before, "the ring's slabs were not freed",
+            sourceLocation: sourceLocation)
     }
 
     /// `(seq, value, thread)` of each record.
@@ -64,8 +63,7 @@ import Testing
     }
 
     @Test func aShortRecordingTakesOneSlabOfEightyKilobytes() {
-        let before = RecordRing.liveSlabBytes.load(ordering: .relaxed)
-        do {
+        Self.expectingSlabsFreed {
             let ring = RecordRing(
                 steps: TraceRecorder.Options.defaultRingCapacity, events: TraceRecorder.Options.defaultRingCapacity)
             let written = Self.fill(ring, count: 1_000)
@@ -75,14 +73,12 @@ import Testing
             ring.appendRecords(to: &held)
             #expect(Self.keys(held) == Self.keys(written))
         }
-        #expect(RecordRing.liveSlabBytes.load(ordering: .relaxed) == before, "the ring's slabs were not freed")
     }
 
     /// Each slab holds twice the chunks of the one before, up to 1.25 MB; a ring keeps taking
     /// slabs only while what it keeps grows, and lends again the chunks it lets go of.
     @Test func slabsDoubleUpToAMegabyteAndAQuarter() {
-        let before = RecordRing.liveSlabBytes.load(ordering: .relaxed)
-        do {
+        Self.expectingSlabsFreed {
             // Keeps the newest 200,000 records: 780 chunks' worth.
             let ring = RecordRing(steps: 200_000, events: 200_000)
             let written = Self.fill(ring, count: 600_000)
@@ -99,7 +95,6 @@ import Testing
             ring.appendRecords(to: &held)
             #expect(Self.keys(held) == Self.keys(Array(written.suffix(200_000))))
         }
-        #expect(RecordRing.liveSlabBytes.load(ordering: .relaxed) == before, "the ring's slabs were not freed")
     }
 
     /// The memory the recorder falls back on where the kernel refuses to populate a mapping, or
@@ -107,8 +102,7 @@ import Testing
     /// ring (a slab from `malloc` is freed, not unmapped).
     @Test(arguments: [RecordRing.SlabMemory.populated, .mapped, .heap])
     func everyKindOfSlabKeepsTheNewestRecords(memory: RecordRing.SlabMemory) {
-        let before = RecordRing.liveSlabBytes.load(ordering: .relaxed)
-        do {
+        Self.expectingSlabsFreed {
             let ring = RecordRing(steps: 40_000, events: 40_000, slabMemory: memory)
             let written = Self.fill(ring, count: 250_000)
             #if os(Linux)
@@ -120,7 +114,6 @@ import Testing
             #expect(Self.keys(held) == Self.keys(Array(written.suffix(40_000))))
             #expect(ring.totalSteps == written.count && ring.totalEvents == written.count)
         }
-        #expect(RecordRing.liveSlabBytes.load(ordering: .relaxed) == before, "the ring's slabs were not freed")
     }
 
     /// Records of every shape, holding steps, events or both (some not kept: a split record's
@@ -128,7 +121,6 @@ import Testing
     /// parts (`heldByKind`), and keeps exactly the shortest newest run holding `steps` steps and
     /// `events` events, cutting inside a chunk, with the totals of what was written.
     @Test func everyShapeAndPartsKeepTheNewestStepsAndEvents() {
-        let before = RecordRing.liveSlabBytes.load(ordering: .relaxed)
         let shapes: [TraceRecord.Shape] = [
             .forwarded, .received, .observed, .step, .receivedForwarded, .forwardedObserved,
         ]
@@ -145,7 +137,7 @@ import Testing
                 shape: shapes[index % shapes.count], parts: partsSets[index / shapes.count % partsSets.count])
         }
         for (steps, events) in [(3_000, 2_000), (1_000, 4_000)] {
-            do {
+            Self.expectingSlabsFreed {
                 let ring = RecordRing(steps: steps, events: events)
                 let written = Self.fill(ring, count: 20_000, making: make)
                 #expect(written.contains { $0.keptSteps == 3 } && written.contains { $0.keptEvents == 2 })
@@ -165,14 +157,12 @@ import Testing
                 #expect(ring.splits == 0)
             }
         }
-        #expect(RecordRing.liveSlabBytes.load(ordering: .relaxed) == before, "the ring's slabs were not freed")
     }
 
     /// A ring too small for a slab of 80 KB cuts every slab to its own size, from `malloc`
     /// (smaller than a mapping is worth).
     @Test func aSmallRingTakesSmallSlabsFromTheHeap() {
-        let before = RecordRing.liveSlabBytes.load(ordering: .relaxed)
-        do {
+        Self.expectingSlabsFreed {
             let ring = RecordRing(steps: 100, events: 100)
             let written = Self.fill(ring, count: 5_000)
             #expect(ring.slabSizes.allSatisfy { $0.bytes == 4 * Self.chunkBytes && !$0.mapped })
@@ -180,6 +170,5 @@ import Testing
             ring.appendRecords(to: &held)
             #expect(Self.keys(held) == Self.keys(Array(written.suffix(100))))
         }
-        #expect(RecordRing.liveSlabBytes.load(ordering: .relaxed) == before, "the ring's slabs were not freed")
     }
 }
